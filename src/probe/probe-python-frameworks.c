@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The frameworks in a site-packages (probe-python.c names the formats; their dist-info is
- * read by probe-python-wheels.c, which also lists the nvidia-* wheels). One table, frameworks[], says for each of torch, TensorFlow, jax and CuPy where it
+ * read by probe-python-wheels.c, which also lists the nvidia-* wheels). One table,
+ * frameworks[], says for each of torch, TensorFlow, jax, CuPy, numba, Warp … where it
  * lives, which distributions are it, where its GPU library is; probe_framework() reads what
  * is read the same way for all (presence, dist-info, site-packages), then the framework's own
  * small reader its version files.
@@ -756,12 +757,18 @@ static int read_cupy(const struct fw_found *f)
 	return read_cupy_core(f);
 }
 
-/* numba and Warp: what they load is opened by name at run time (framework-dlopen.c), from
- * their release (dist_version); nothing else of theirs is read. */
+/* numba, numba-cuda, Warp, cuda-python: what they load is opened by name at run time
+ * (probe-python-dlopen.c), from their release (dist_version); nothing else of theirs is read. */
 static int read_dist_only(const struct fw_found *f)
 {
 	(void)f;
 	return 0;
+}
+
+/* numba: where its CUDA target finds libNVVM (framework-numba.c). */
+static int read_numba(const struct fw_found *f)
+{
+	return py_probe_numba_nvvm(f->c, f->obj);
 }
 
 /* clang-format off */
@@ -803,9 +810,20 @@ static const struct fw_desc frameworks[] = {
 	  .read = read_cupy },
 	{ .key = "numba", .module = "numba", .dists = { "numba" },
 	  .no_dist_why = "no numba-*.dist-info",
-	  .read = read_dist_only },
+	  .read = read_numba },
 	{ .key = "warp", .module = "warp", .dists = { "warp-lang" },
 	  .no_dist_why = "no warp_lang-*.dist-info",
+	  .read = read_dist_only },
+	/* NVIDIA's numba-cuda: numba's CUDA target as its own distribution (numba_cuda/numba/cuda,
+	 * which `numba.cuda` imports once it is installed: NVIDIA/numba-cuda README) */
+	{ .key = "numba_cuda", .module = "numba_cuda", .dists = { "numba-cuda" },
+	  .no_dist_why = "no numba_cuda-*.dist-info",
+	  .read = read_dist_only },
+	/* cuda-python: the metapackage of cuda-bindings (cuda/bindings), the driver and runtime
+	 * APIs as Python modules; the dist-info alone says it (cuda/ is a namespace package) */
+	{ .key = "cuda_python", .module = "cuda/bindings", .dists = { "cuda-python",
+								      "cuda-bindings" },
+	  .no_dist_why = "no cuda_python-*.dist-info or cuda_bindings-*.dist-info",
 	  .read = read_dist_only },
 	/* Intel's XPU stack: intel-extension-for-pytorch, and the oneAPI runtime wheels torch's
 	 * XPU builds depend on (their METADATA Requires-Dist). */

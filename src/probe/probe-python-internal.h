@@ -133,6 +133,11 @@ int py_record_cudnn_dlopen(struct py_ctx *c, struct snap_node *obj, unsigned maj
 int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
 			size_t ns);
 
+/* framework-numba.c */
+/* packages.numba.nvvm: the place numba's CUDA target decides on for libNVVM and the file it
+ * opens there or through the loader. Read errors are recorded; -ENOMEM only. */
+int py_probe_numba_nvvm(struct py_ctx *c, struct snap_node *obj);
+
 /* probe-python-wheels.c: the dist-info of a site-packages */
 struct dist_metadata;
 /* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches

@@ -338,9 +338,9 @@ void shadowed_cudnn_same_major(struct rule_ctx *c, const struct snap_node *root)
  * VIRTUAL_ENV, CONDA_PREFIX or PATH that has one, else the first with one. */
 bool fw_first(const struct snap_node *root, struct fw_build *ret);
 
-/* What runs GPU code besides torch, TensorFlow and jax, which no chain judges: CuPy in a
- * Python environment (packages.cupy) and ollama's own builds (framework.ollama, one per install
- * directory). Fills up to max; returns the count. */
+/* What runs GPU code besides torch, TensorFlow and jax, which no chain judges: CuPy, Numba,
+ * numba-cuda, Warp and cuda-python in a Python environment (packages.<key>) and ollama's own
+ * builds (framework.ollama, one per install directory). Fills up to max; returns the count. */
 struct fw_other {
 	char name[64];	    /* "CuPy 13.3.0", "ollama" */
 	char what[224];	    /* "cupy-cuda12x in /venv", "CUDA build(s) cuda_v11, cuda_v12 in …" */
@@ -350,7 +350,8 @@ size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max)
 /* Their names joined ("CuPy 13.3.0, ollama"), "" when none; returns the count. */
 size_t fw_others_names(const struct snap_node *root, char *buf, size_t len);
 /* A chain's framework end where no torch, TensorFlow or jax is found: *framework and *why name
- * the others (CuPy, ollama) as not judged; false, with both untouched, when there are none. */
+ * the others (CuPy, Numba, Warp, cuda-python, ollama) as not judged; false, with both
+ * untouched, when there are none. */
 bool fw_others_not_judged(struct gpuenv_doctor *d, const struct snap_node *root, char **framework,
 			  char **why);
 
@@ -522,6 +523,7 @@ RULE_CHECK(check_fw_no_kernel_image);
 RULE_CHECK(check_fw_ptx_too_new);
 RULE_CHECK(check_fw_ptx_jit_only);
 RULE_CHECK(check_fw_ltoir_nvjitlink);
+RULE_CHECK(check_fw_numba_nvvm);
 RULE_CHECK(check_fw_xla_toolchain);
 RULE_CHECK(check_fw_xla_ptxas_old);
 RULE_CHECK(check_fw_cuda_newer_than_driver);

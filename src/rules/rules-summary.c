@@ -400,7 +400,8 @@ static void framework_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework.python_envs",
 				   "no torch, TensorFlow or jax in %zu Python environment(s)",
 				   snap_count(envs));
-		/* CuPy or ollama runs GPU code: the layer is not absent, what is there is named */
+		/* CuPy, Numba, Warp or ollama runs GPU code: the layer is not absent, what is there is
+		 * named */
 		for (size_t i = 0; i < k; i++)
 			diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, o[i].name, o[i].source, "%s",
 					   o[i].what);

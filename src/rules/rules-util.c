@@ -1016,26 +1016,40 @@ static void ollama_builds(const struct snap_node *o, const char *top, char *buf,
 
 size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max)
 {
+	/* The Python frameworks besides torch, TensorFlow and jax that run GPU code, as the
+	 * probe names their packages (probe-python-frameworks.c) */
+	static const struct {
+		const char *key, *name, *dist;
+	} others[] = {
+		{ "cupy", "CuPy", "cupy" },
+		{ "numba", "Numba", "numba" },
+		{ "numba_cuda", "numba-cuda", "numba-cuda" },
+		{ "warp", "Warp", "warp-lang" },
+		{ "cuda_python", "cuda-python", "cuda-python" },
+	};
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	const struct snap_node *o = snap_get(root, "framework.ollama");
 	const struct snap_node *tops = snap_child(o, "install_dirs");
 	size_t n = 0;
 
-	for (size_t i = 0; i < snap_count(envs) && n < max; i++) {
-		const struct snap_node *env = snap_at(envs, i);
-		const struct snap_node *pkg = snap_get(env, "packages.cupy");
-		const char *v;
+	for (size_t i = 0; i < snap_count(envs); i++)
+		for (size_t k = 0; k < ARRAY_SIZE(others) && n < max; k++) {
+			const struct snap_node *env = snap_at(envs, i);
+			const struct snap_node *pkg =
+				snap_child(snap_child(env, "packages"), others[k].key);
+			const char *v;
 
-		if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
-			continue;
-		v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
-		snprintf(out[n].name, sizeof(out[n].name), "CuPy%s%s", v ? " " : "", v ?: "");
-		snprintf(out[n].what, sizeof(out[n].what), "%s in %s",
-			 snap_get_str(pkg, "dist_name") ?: "cupy",
-			 snap_get_str(env, "prefix") ?: "?");
-		out[n].source = snap_get_str(env, "prefix");
-		n++;
-	}
+			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
+				continue;
+			v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+			snprintf(out[n].name, sizeof(out[n].name), "%s%s%s", others[k].name,
+				 v ? " " : "", v ?: "");
+			snprintf(out[n].what, sizeof(out[n].what), "%s in %s",
+				 snap_get_str(pkg, "dist_name") ?: others[k].dist,
+				 snap_get_str(env, "prefix") ?: "?");
+			out[n].source = snap_get_str(env, "prefix");
+			n++;
+		}
 	for (size_t i = 0; i < snap_count(tops) && n < max; i++) {
 		const char *top = snap_str(snap_at(tops, i));
 		char builds[160];

@@ -186,6 +186,40 @@ static void test_framework_others(void **state)
 	snapshot_unref(s);
 }
 
+/* Numba and Warp alone (no torch, TensorFlow, jax or CuPy): named by the framework layer and
+ * the chain, which judges neither, instead of "absent" / "none found". */
+static void test_framework_others_numba_warp(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *env, *o;
+	struct gpuenv_doctor *d;
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	env = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	snap_set_str(env, "prefix", "/opt/conda/envs/sim", "x");
+	o = snap_object(snap_object(env, "packages"), "numba");
+	snap_set_str(o, "dist_name", "numba", "x");
+	snap_set_str(o, "dist_version", "0.60.0", "x");
+	d = diag(s);
+	assert_int_not_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_ABSENT);
+	assert_string_equal(framework_fact(d, "Numba 0.60.0"), "numba in /opt/conda/envs/sim");
+	assert_string_equal(d->chain.framework, "Numba 0.60.0 (not judged)");
+	diagnosis_free(d);
+	o = snap_object(snap_object(env, "packages"), "warp");
+	snap_set_str(o, "dist_name", "warp-lang", "x");
+	snap_set_str(o, "dist_version", "1.5.0", "x");
+	o = snap_object(snap_object(env, "packages"), "cuda_python");
+	snap_set_str(o, "dist_name", "cuda-python", "x");
+	snap_set_str(o, "dist_version", "12.6.0", "x");
+	d = diag(s);
+	assert_string_equal(framework_fact(d, "Warp 1.5.0"), "warp-lang in /opt/conda/envs/sim");
+	assert_string_equal(d->chain.framework,
+			    "Numba 0.60.0, Warp 1.5.0, cuda-python 12.6.0 (not judged)");
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 static void test_verdict(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -453,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_container_unsure),
 		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_framework_others),
+		cmocka_unit_test(test_framework_others_numba_warp),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_symptom_finding),
 		cmocka_unit_test(test_redact_value_inside_marker),

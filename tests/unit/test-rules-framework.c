@@ -396,6 +396,62 @@ static void test_fw_xla_toolchain(void **state)
 	snapshot_unref(s);
 }
 
+/* framework.numba-nvvm-not-found: numba's place for libNVVM (packages.numba.nvvm,
+ * src/probe/framework-numba.c) holds none and the loader finds no bare libnvvm.so
+ * (numba/numba#9216: CUDA_HOME set to a list); found there or through the loader, quiet; a
+ * place that could not be looked at is a skip, never "missing"; no NVIDIA GPU, quiet. */
+static void test_fw_numba_nvvm(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	struct snap_node *nb, *nv, *env;
+
+	(void)state;
+	snap_set_str(e, "prefix", "/home/user/miniconda3/envs/monoflex", "x");
+	snap_set_str(e, "kind", "conda", "x");
+	nb = snap_object(snap_object(e, "packages"), "numba");
+	snap_set_str(nb, "dist_version", "0.58.0", "x");
+	nv = snap_object(nb, "nvvm");
+	snap_set_str(nv, "decided_by", "CUDA_HOME", "x");
+	snap_set_str(nv, "dir", ":/usr/local/cuda-11.8/nvvm/lib64", "x");
+	env = snap_object(nv, "env");
+	snap_set_str(env, "name", "CUDA_HOME", "CUDA_HOME");
+	snap_set_str(env, "value", ":/usr/local/cuda-11.8", "CUDA_HOME");
+	snap_set_state(nv, "path", FACT_ABSENT, "x", NULL);
+	NO(s, "framework.numba-nvvm-not-found"); /* no NVIDIA GPU: numba runs no kernel */
+	driver_loaded(s, "535.104.05");
+	YES(s, "framework.numba-nvvm-not-found", GPUENV_SEVERITY_ERROR,
+	    "(CUDA_HOME: :/usr/local/cuda-11.8/nvvm/lib64) holds no libnvvm.so");
+	/* no member of the list holds it: no CUDA_HOME to name, the nvcc package to install */
+	FIX(s, "framework.numba-nvvm-not-found", "export CUDA_HOME=<the CUDA toolkit");
+	FIX(s, "framework.numba-nvvm-not-found", "conda install -c nvidia cuda-nvcc");
+	snap_set_str(env, "list_member", "/usr/local/cuda-11.8", "x");
+	FIX(s, "framework.numba-nvvm-not-found", "export CUDA_HOME=/usr/local/cuda-11.8");
+	snap_set_str(nv, "path", "/usr/lib/x86_64-linux-gnu/libnvvm.so", "ld.so search");
+	NO(s, "framework.numba-nvvm-not-found"); /* the bare name loads */
+	snap_set_str(nv, "path", "/usr/local/cuda-11.8/nvvm/lib64/libnvvm.so.4.0.0", "x");
+	NO(s, "framework.numba-nvvm-not-found");
+	snap_set_errno(nv, "path", -EACCES, "/usr/local/cuda-11.8/nvvm/lib64");
+	SKIPPED(s, "framework.numba-nvvm-not-found");
+	/* numba 0.46 on Debian's packages (numba/numba#4979): no place of its list is there and
+	 * before 0.48 it does not ask the loader, which finds the package's libnvvm.so */
+	snapshot_unref(s);
+	s = base();
+	driver_loaded(s, "430.50");
+	e = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	snap_set_str(e, "prefix", "/home/user/miniconda3/envs/pyarrow", "x");
+	nb = snap_object(snap_object(e, "packages"), "numba");
+	snap_set_str(nb, "dist_version", "0.46.0", "x");
+	nv = snap_object(nb, "nvvm");
+	snap_set_str(nv, "decided_by", "<unknown>", "x");
+	snap_set_state(nv, "path", FACT_ABSENT, "x", NULL);
+	snap_set_str(nv, "loader_path", "/usr/lib/x86_64-linux-gnu/libnvvm.so", "ld.so search");
+	YES(s, "framework.numba-nvvm-not-found", GPUENV_SEVERITY_ERROR,
+	    "does not ask the loader, which would give it /usr/lib/x86_64-linux-gnu/libnvvm.so");
+	FIX(s, "framework.numba-nvvm-not-found", "pip install -U 'numba>=0.48'");
+	snapshot_unref(s);
+}
+
 /* framework.xla-toolchain-missing of TensorFlow's XLA (packages.tensorflow.xla): judged from
  * 2.11 on (Keras compiles with XLA by default), skipped before and where the release is
  * unknown; a CUDA 12 build's fix is the nvcc wheel. */
@@ -726,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_fw_debian_dist_packages),
 		cmocka_unit_test(test_fw_ltoir),
+		cmocka_unit_test(test_fw_numba_nvvm),
 		cmocka_unit_test(test_fw_xla_toolchain),
 		cmocka_unit_test(test_fw_xla_toolchain_tf),
 		cmocka_unit_test(test_fw_xla_ptxas_old),

@@ -13,8 +13,8 @@ FIXTURES = ("rw-numba-a100-cuda121-stubs-on-ld-path",)
 
 def cuda_toolkit(root, prefix, version, cudart):
     """A runfile-installed toolkit at <prefix> (lib64 -> targets/x86_64-linux/lib, as the
-    installer lays it out): version.json's top entries, libcudart and the stubs directory's
-    libcuda.so (SONAME libcuda.so.1, as NVIDIA ships it)."""
+    installer lays it out): version.json's top entries, libcudart, nvvm/lib64's libNVVM and
+    the stubs directory's libcuda.so (SONAME libcuda.so.1, as NVIDIA ships it)."""
     w(root, f"{prefix}/version.json",
       '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "%s"\n   },\n'
       '   "cuda_cudart" : {\n      "name" : "CUDA Runtime (cudart)",\n      "version" : "%s"\n'
@@ -24,6 +24,11 @@ def cuda_toolkit(root, prefix, version, cudart):
     link(root, f"{lib}/libcudart.so.12", f"libcudart.so.{cudart}")
     so(root, f"{lib}/stubs/libcuda.so", "libcuda.so.1")
     link(root, f"{prefix}/lib64", "targets/x86_64-linux/lib")
+    # libNVVM, which numba compiles its kernels with, found through CUDA_PATH (nvcc's part of
+    # the runfile toolkit: nvvm/lib64/libnvvm.so.4.0.0, SONAME libnvvm.so.4)
+    so(root, f"{prefix}/nvvm/lib64/libnvvm.so.4.0.0", "libnvvm.so.4")
+    link(root, f"{prefix}/nvvm/lib64/libnvvm.so.4", "libnvvm.so.4.0.0")
+    link(root, f"{prefix}/nvvm/lib64/libnvvm.so", "libnvvm.so.4")
     w(root, f"{prefix}/bin/nvcc", "", 0o755)
 
 
