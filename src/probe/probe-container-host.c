@@ -657,7 +657,7 @@ static void probe_k3s(struct probe_env *pe, char **dirs, struct snap_node *host)
  * comes last on kubeadm's ExecStart line), then kubeadm's, then the config file kubeadm
  * writes (containerRuntimeEndpoint, Kubernetes 1.27 and later). A file that could not be read
  * might name it: the fact is that file's error, not the next file's answer. */
-static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl)
+static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, int lib_err)
 {
 	static const char *const files[] = { "/etc/default/kubelet", "/etc/sysconfig/kubelet",
 					     "/var/lib/kubelet/kubeadm-flags.env",
@@ -667,8 +667,18 @@ static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl)
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		_cleanup_free_ char *text = NULL;
 		size_t len;
-		int r = root_read_file(pe->root, files[i], 1 << 20, &text, &len);
+		int r;
 
+		/* /var/lib/kubelet (lib_err: its stat) could not be looked into: its files might
+		 * name the endpoint */
+		if (i >= 2 && lib_err < 0) {
+			if (lib_err != -ENOENT && lib_err != -ENOTDIR) {
+				snap_set_errno(kl, "runtime_endpoint", lib_err, "/var/lib/kubelet");
+				return;
+			}
+			break;
+		}
+		r = root_read_file(pe->root, files[i], 1 << 20, &text, &len);
 		if (r == -ENOENT || r == -ENOTDIR)
 			continue;
 		if (r < 0) {
@@ -743,7 +753,7 @@ static void probe_kubelet(struct probe_env *pe, char **dirs, struct snap_node *h
 		return;
 	kl = snap_object(host, "kubelet");
 	find_binary(pe, dirs, kl, "kubelet", "kubelet");
-	probe_kubelet_endpoint(pe, kl);
+	probe_kubelet_endpoint(pe, kl, rd);
 	/* No checkpoint: no kubelet device manager has run here; not recorded. */
 	if (root_stat(pe->root, path, &st) == -ENOENT)
 		return;
