@@ -851,15 +851,19 @@ static enum cri_use containerd_cri_used(struct rule_ctx *c, const struct snap_no
 	const struct snap_node *kl = snap_get(root, HOST "kubelet");
 	const struct snap_node *ep = snap_get(root, HOST "kubelet.runtime_endpoint");
 	const struct snap_node *cc = snap_get(root, HOST "crictl.runtime_endpoint");
+	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
 
 	if (snap_present(ep))
 		return str_has(snap_str(ep), "containerd") ? CRI_USED : CRI_UNUSED;
 	if (ep && !rule_need_known(c, "containerd", "kubelet's container runtime endpoint", ep))
 		return CRI_UNKNOWN;
-	if (snap_present(snap_get(root, HOST "kubelet.device_checkpoint")))
+	if (snap_present(ckpt) || (snap_present(cc) && str_has(snap_str(cc), "containerd")))
 		return CRI_USED;
-	if (snap_present(cc) && str_has(snap_str(cc), "containerd"))
-		return CRI_USED;
+	/* either could have said so */
+	if ((ckpt &&
+	     !rule_need_known(c, "containerd", "kubelet's device manager checkpoint", ckpt)) ||
+	    (cc && !rule_need_known(c, "containerd", "crictl's runtime endpoint", cc)))
+		return CRI_UNKNOWN;
 	snprintf(
 		why, why_len,
 		"whether anything uses containerd's CRI plugin: %s, and no crictl config names "

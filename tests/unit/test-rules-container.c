@@ -398,6 +398,13 @@ static void test_containerd_cri_used(void **state)
 		     "unix:///run/containerd/containerd.sock", "/etc/crictl.yaml");
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
 	    "containerd with its CRI plugin is installed");
+	/* crictl.yaml unreadable: could have named it */
+	snap_set_errno(snap_object(h, "crictl"), "runtime_endpoint", -EACCES, "/etc/crictl.yaml");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	/* crictl set to another runtime: nothing says CRI is containerd's */
+	snap_set_str(snap_object(h, "crictl"), "runtime_endpoint", "unix:///run/crio/crio.sock",
+		     "/etc/crictl.yaml");
+	SKIPPED(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 }
 
