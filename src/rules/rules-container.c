@@ -838,12 +838,18 @@ static void check_k3s(struct rule_ctx *c, const struct snap_node *root, bool gpu
  * its debugging client) speaks CRI; dockerd and nerdctl use containerd's own API, so a Docker
  * host's containerd (Docker CE's containerd.io, whose config.toml disables cri: "this plugin is
  * not very useful if containerd is not running standalone", docker-archive/engine#29) needs no
- * nvidia runtime in its CRI config. Used: kubelet's runtime endpoint names containerd's socket,
- * or this is a Kubernetes node (kubelet's checkpoint) whose kubelet is given no other endpoint
- * (since Kubernetes 1.24, without dockershim, kubelet's default is containerd's socket), or
- * crictl is set to it; not used: kubelet is given another runtime's endpoint (CRI-O,
- * cri-dockerd); otherwise it cannot be told, and `why` says so. */
+ * nvidia runtime in its CRI config. Used: kubelet's runtime endpoint names that containerd's
+ * socket, or this is a Kubernetes node (kubelet's checkpoint, not K3s's) whose kubelet is given
+ * no other endpoint (since Kubernetes 1.24, without dockershim, kubelet's default is
+ * containerd's socket), or crictl is set to it; not used: kubelet is given another runtime's
+ * endpoint (CRI-O, cri-dockerd, K3s's containerd); otherwise it cannot be told, and `why` says
+ * so. */
 enum cri_use { CRI_USED, CRI_UNUSED, CRI_UNKNOWN };
+
+/* The socket of the containerd that reads /etc/containerd/config.toml (its default grpc
+ * address; /var/run is a link to /run): K3s's (/run/k3s/containerd/containerd.sock), k0s's or
+ * MicroK8s' own containerd read other configs. */
+#define SYSTEM_CONTAINERD_SOCK "/run/containerd/containerd.sock"
 
 static enum cri_use containerd_cri_used(struct rule_ctx *c, const struct snap_node *root, char *why,
 					size_t why_len)
@@ -852,12 +858,14 @@ static enum cri_use containerd_cri_used(struct rule_ctx *c, const struct snap_no
 	const struct snap_node *ep = snap_get(root, HOST "kubelet.runtime_endpoint");
 	const struct snap_node *cc = snap_get(root, HOST "crictl.runtime_endpoint");
 	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
+	bool k3s = snap_get(root, HOST "k3s") != NULL;
 
 	if (snap_present(ep))
-		return str_has(snap_str(ep), "containerd") ? CRI_USED : CRI_UNUSED;
+		return str_has(snap_str(ep), SYSTEM_CONTAINERD_SOCK) ? CRI_USED : CRI_UNUSED;
 	if (ep && !rule_need_known(c, "containerd", "kubelet's container runtime endpoint", ep))
 		return CRI_UNKNOWN;
-	if (snap_present(ckpt) || (snap_present(cc) && str_has(snap_str(cc), "containerd")))
+	if ((snap_present(ckpt) && !k3s) ||
+	    (snap_present(cc) && str_has(snap_str(cc), SYSTEM_CONTAINERD_SOCK)))
 		return CRI_USED;
 	/* either could have said so */
 	if ((ckpt &&
@@ -869,7 +877,8 @@ static enum cri_use containerd_cri_used(struct rule_ctx *c, const struct snap_no
 		"whether anything uses containerd's CRI plugin: %s, and no crictl config names "
 		"containerd's socket (dockerd and nerdctl use containerd's own API, not CRI; Docker "
 		"CE's containerd.io installs containerd for dockerd)",
-		!kl ? "no kubelet here (no kubelet binary, no /var/lib/kubelet)"
+		k3s ? "this node's kubelet is K3s's, whose containerd reads its own config, judged on its own"
+		: !kl ? "no kubelet here (no kubelet binary, no /var/lib/kubelet)"
 		: snap_present(snap_get(root, HOST "kubelet.kubelet"))
 			? "kubelet is installed but has not run as a node here (no device manager "
 			  "checkpoint) and no flag file or config.yaml names its runtime endpoint"

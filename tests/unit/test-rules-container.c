@@ -384,6 +384,14 @@ static void test_containerd_cri_used(void **state)
 	snap_array(kl, "registered_resources");
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
 	    "containerd with its CRI plugin is installed");
+	/* a K3s node's checkpoint: its kubelet uses K3s's own containerd */
+	snap_set_str(snap_object(h, "k3s"), "k3s", "/usr/local/bin/k3s", "/usr/local/bin/k3s");
+	snap_set_state(snap_object(snap_object(h, "k3s"), "containerd"), "config", FACT_ABSENT,
+		       "/var/lib/rancher/k3s/agent/etc/containerd/config.toml", NULL);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snap_set_str(kl, "runtime_endpoint", "unix:///run/k3s/containerd/containerd.sock", flags);
+	snap_append_str(snap_array(kl, "registered_resources"), "nvidia.com/gpu", "x");
+	NO(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 	/* crictl set to containerd's socket, no kubelet */
 	s = base();
