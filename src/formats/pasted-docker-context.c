@@ -7,6 +7,11 @@
  * name) and .context_host (its endpoint, the first field with "://": unix://, npipe://, tcp://,
  * ssh://). Rows are read only below the header; an empty line ends the table. Docker Desktop's
  * context is "desktop-linux" (NVIDIA/nvidia-container-toolkit#814 pastes it starred).
+ * Also the " Context:" line of the Client section that `docker info` and `docker version` print
+ * (docker/cli cli/command/system/info.go and version.go: "Client:" or "Client: Docker Engine -
+ * Community", then " Version:", " Context:    desktop-linux" …; docker/desktop-linux#213 pastes
+ * it): the current context's name, no endpoint. Read up to an empty line or "Server:"; the
+ * Server section has no Context line.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -33,19 +38,35 @@ int pasted_read_docker_context(const char *text, size_t len, struct pasted_facts
 {
 	struct pasted_out o = { .f = out, .reader = "docker-context" };
 	struct pasted_lines it;
-	bool in_table = false, found = false;
+	bool in_table = false, in_client = false, found = false;
 	char *line;
 
-	if (!text || !memmem(text, len, "DOCKER ENDPOINT", 15))
+	if (!text ||
+	    (!memmem(text, len, "DOCKER ENDPOINT", 15) && !memmem(text, len, "Client:", 7)))
 		return 0;
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it)) && o.err >= 0 && !found) {
 		char *s = pasted_strip(line), *star, *ep, *end;
+		const char *v;
 		size_t n;
 
 		if (!*s) {
-			in_table = false;
+			in_table = in_client = false;
+			continue;
+		}
+		if (strncmp(s, "Client:", 7) == 0 && (!s[7] || s[7] == ' ')) {
+			in_client = true;
+			continue;
+		}
+		if (strncmp(s, "Server:", 7) == 0)
+			in_client = false;
+		if (in_client && (v = pasted_after(s, "Context:"))) {
+			v += strspn(v, " \t");
+			if (context_name(v, strlen(v))) {
+				pasted_put(&o, it.no, v, CLI ".current_context");
+				found = true;
+			}
 			continue;
 		}
 		if (strncmp(s, "NAME ", 5) == 0 && strstr(s, "DOCKER ENDPOINT")) {

@@ -140,8 +140,9 @@ const struct pasted_reader pasted_readers[] = {
 	{ "lspci", pasted_read_lspci, NULL },
 	{ "docker-info", pasted_read_docker_info,
 	  SIGNS("Default Runtime: ", "Runtimes: ", "CDI spec directories:"), PASTED_REACH_BLOCK },
-	/* docker context ls: the table from its header to an empty line */
-	{ "docker-context", pasted_read_docker_context, SIGNS("DOCKER ENDPOINT"),
+	/* docker context ls: the table from its header to an empty line; docker info's and docker
+	 * version's Client section (its Context line) */
+	{ "docker-context", pasted_read_docker_context, SIGNS("DOCKER ENDPOINT", "Client:"),
 	  PASTED_REACH_BLOCK },
 	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent "), PASTED_REACH_LINES,
 	  NULL, rocminfo_line },

@@ -25,7 +25,9 @@
  *     /run/user/<uid>/docker.sock, $DOCKER_HOST;
  *   - the docker CLI's current context ($DOCKER_CONTEXT, ~/.docker/config.json) and its
  *     endpoint, and whether Docker Desktop (/opt/docker-desktop) is installed;
- *   - kubelet's device manager checkpoint (the resources device plugins registered);
+ *   - kubelet: its binary, the container runtime endpoint its service's flag files or
+ *     config.yaml name, its device manager checkpoint (the resources device plugins
+ *     registered); crictl's runtime endpoint (/etc/crictl.yaml);
  *   - how containers' cgroups are managed: the cgroup version (/sys/fs/cgroup/cgroup.controllers
  *     is cgroup v2's root file), Docker's exec-opts native.cgroupdriver, containerd's runc
  *     options.SystemdCgroup, and the /dev/char/MAJOR:MINOR links udev makes for device nodes,
@@ -46,6 +48,7 @@
 #include <unistd.h>
 
 #include "formats/cdi-spec.h"
+#include "formats/kube-endpoint.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
@@ -74,15 +77,15 @@ static int search_dirs(struct probe_env *pe, char ***ret)
 	return 0;
 }
 
-/* The first executable regular file `name` in dirs, as a fact. */
-static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj, const char *key,
-			const char *name)
+/* The first executable regular file `name` in dirs: 0 with its path in path, -ENOENT when
+ * there is none, or the error of a candidate that could not be looked at (its path in path). */
+static int locate_binary(struct probe_env *pe, char **dirs, const char *name,
+			 char path[static PATH_MAX])
 {
 	char failed[PATH_MAX] = "";
 	int failed_err = 0;
 
 	STRV_FOREACH(d, dirs) {
-		char path[PATH_MAX];
 		struct stat st;
 		int r;
 
@@ -91,12 +94,10 @@ static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj
 		/* not listed where it could be listed: not there, no stat needed */
 		if (!probe_dir_may_hold(pe, *d, name))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", streq(*d, "/") ? "" : *d, name);
+		snprintf(path, PATH_MAX, "%s/%s", streq(*d, "/") ? "" : *d, name);
 		r = root_stat(pe->root, path, &st);
-		if (r == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
-			snap_set_str(obj, key, path, path);
-			return;
-		}
+		if (r == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+			return 0;
 		/* A candidate that could not be looked at might be the one: not "absent". (A
 		 * PATH directory that is a broken link, ELOOP, holds nothing a shell finds.) */
 		if ((r == -EACCES || r == -EPERM) && !failed_err) {
@@ -104,8 +105,21 @@ static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj
 			snprintf(failed, sizeof(failed), "%s", path);
 		}
 	}
-	if (failed_err)
-		snap_set_errno(obj, key, failed_err, failed);
+	snprintf(path, PATH_MAX, "%s", failed);
+	return failed_err ?: -ENOENT;
+}
+
+/* The first executable regular file `name` in dirs, as a fact. */
+static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj, const char *key,
+			const char *name)
+{
+	char path[PATH_MAX];
+	int r = locate_binary(pe, dirs, name, path);
+
+	if (r == 0)
+		snap_set_str(obj, key, path, path);
+	else if (r != -ENOENT)
+		snap_set_errno(obj, key, r, path);
 	else
 		snap_set_state(obj, key, FACT_ABSENT, "PATH",
 			       "not in PATH or the standard directories");
@@ -635,24 +649,114 @@ static void probe_k3s(struct probe_env *pe, char **dirs, struct snap_node *host)
 	host_file_fact(pe, k3s, "config_template", K3S_CONTAINERD "/config.toml.tmpl");
 }
 
-/* ---- kubelet's device plugins ----------------------------------------------------- */
+/* ---- kubelet: its runtime endpoint and device plugins ----------------------------- */
+
+/* The container runtime kubelet is told to use (what decides whether containerd's CRI plugin
+ * runs this node's pods): the --container-runtime-endpoint flag in the environment files of
+ * its service, the users' last (/etc/default/kubelet, /etc/sysconfig/kubelet: KUBELET_EXTRA_ARGS
+ * comes last on kubeadm's ExecStart line), then kubeadm's, then the config file kubeadm
+ * writes (containerRuntimeEndpoint, Kubernetes 1.27 and later). A file that could not be read
+ * might name it: the fact is that file's error, not the next file's answer. */
+static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, int lib_err)
+{
+	static const char *const files[] = { "/etc/default/kubelet", "/etc/sysconfig/kubelet",
+					     "/var/lib/kubelet/kubeadm-flags.env",
+					     "/var/lib/kubelet/config.yaml" };
+	char ep[KUBE_ENDPOINT_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+		int r;
+
+		/* /var/lib/kubelet (lib_err: its stat) could not be looked into: its files might
+		 * name the endpoint */
+		if (i >= 2 && lib_err < 0) {
+			if (lib_err != -ENOENT && lib_err != -ENOTDIR) {
+				snap_set_errno(kl, "runtime_endpoint", lib_err, "/var/lib/kubelet");
+				return;
+			}
+			break;
+		}
+		r = root_read_file(pe->root, files[i], 1 << 20, &text, &len);
+		if (r == -ENOENT || r == -ENOTDIR)
+			continue;
+		if (r < 0) {
+			snap_set_errno(kl, "runtime_endpoint", r, files[i]);
+			return;
+		}
+		r = i == ARRAY_SIZE(files) - 1
+			    ? kube_yaml_endpoint(text, len, "containerRuntimeEndpoint", ep,
+						 sizeof(ep))
+			    : kube_flag_endpoint(text, len, ep, sizeof(ep));
+		if (r > 0) {
+			snap_set_str(kl, "runtime_endpoint", ep, files[i]);
+			return;
+		}
+		if (r < 0) {
+			snap_set_malformed(kl, "runtime_endpoint", NULL, files[i],
+					   r == -E2BIG ? "the endpoint is too long"
+						       : "a quote is not closed");
+			return;
+		}
+	}
+	snap_set_state(kl, "runtime_endpoint", FACT_ABSENT, "/var/lib/kubelet",
+		       "no kubelet flag file or config.yaml names it (kubelet's default applies)");
+}
+
+/* crictl's runtime endpoint (/etc/crictl.yaml, kubernetes-sigs/cri-tools docs/crictl.md);
+ * nothing recorded without the file (crictl then tries its default list of sockets). */
+static void probe_crictl(struct probe_env *pe, struct snap_node *host)
+{
+	static const char path[] = "/etc/crictl.yaml";
+	_cleanup_free_ char *text = NULL;
+	struct snap_node *cc;
+	char ep[KUBE_ENDPOINT_MAX];
+	size_t len;
+	int r = root_read_file(pe->root, path, 1 << 20, &text, &len);
+
+	if (r == -ENOENT || r == -ENOTDIR)
+		return;
+	cc = snap_object(host, "crictl");
+	if (r < 0) {
+		snap_set_errno(cc, "runtime_endpoint", r, path);
+		return;
+	}
+	r = kube_yaml_endpoint(text, len, "runtime-endpoint", ep, sizeof(ep));
+	if (r > 0)
+		snap_set_str(cc, "runtime_endpoint", ep, path);
+	else if (r == 0)
+		snap_set_state(cc, "runtime_endpoint", FACT_ABSENT, path, "not set");
+	else
+		snap_set_malformed(cc, "runtime_endpoint", NULL, path,
+				   r == -E2BIG ? "the endpoint is too long"
+					       : "a quote is not closed");
+}
 
 /* The resources device plugins registered with this node's kubelet: the device manager's
  * checkpoint (kubernetes pkg/kubelet/cm/devicemanager/checkpoint: {"Data": {"PodDeviceEntries":
  * …, "RegisteredDevices": {"<resource>": [device ids]}}, "Checksum": …}). No nvidia.com/gpu
  * there means no NVIDIA device plugin has offered this node's GPUs to Kubernetes. */
-static void probe_kubelet(struct probe_env *pe, struct snap_node *host)
+static void probe_kubelet(struct probe_env *pe, char **dirs, struct snap_node *host)
 {
 	static const char path[] = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
 	struct snap_node *kl, *arr;
 	const char *res;
 	json_t *j, *reg, *devs;
 	struct stat st;
+	char bin[PATH_MAX];
+	int rd = root_stat(pe->root, "/var/lib/kubelet", &st);
 
-	/* No checkpoint: no kubelet device manager here (most machines); nothing recorded. */
-	if (root_stat(pe->root, path, &st) == -ENOENT)
+	/* No kubelet binary and no /var/lib/kubelet: no Kubernetes node (most machines), nothing
+	 * recorded. */
+	if ((rd == -ENOENT || rd == -ENOTDIR) && locate_binary(pe, dirs, "kubelet", bin) == -ENOENT)
 		return;
 	kl = snap_object(host, "kubelet");
+	find_binary(pe, dirs, kl, "kubelet", "kubelet");
+	probe_kubelet_endpoint(pe, kl, rd);
+	/* No checkpoint: no kubelet device manager has run here; not recorded. */
+	if (root_stat(pe->root, path, &st) == -ENOENT)
+		return;
 	j = load_json_object(pe, kl, "device_checkpoint", path);
 	if (!j)
 		return;
@@ -1089,7 +1193,8 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_docker_snap(pe, host, snap_cdi, sizeof(snap_cdi));
 	probe_containerd(pe, dirs, host);
 	probe_k3s(pe, dirs, host);
-	probe_kubelet(pe, host);
+	probe_kubelet(pe, dirs, host);
+	probe_crictl(pe, host);
 	probe_cgroup_version(pe, host);
 	probe_rootless(pe, host);
 	probe_docker_cli(pe, host);

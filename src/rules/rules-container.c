@@ -834,6 +834,59 @@ static void check_k3s(struct rule_ctx *c, const struct snap_node *root, bool gpu
 	k3s_fixes(f, "nvidia");
 }
 
+/* Whether containerd's CRI plugin runs anyone's containers here. Only kubelet (and crictl,
+ * its debugging client) speaks CRI; dockerd and nerdctl use containerd's own API, so a Docker
+ * host's containerd (Docker CE's containerd.io, whose config.toml disables cri: "this plugin is
+ * not very useful if containerd is not running standalone", docker-archive/engine#29) needs no
+ * nvidia runtime in its CRI config. Used: kubelet's runtime endpoint names that containerd's
+ * socket, or this is a Kubernetes node (kubelet's checkpoint, not K3s's) whose kubelet is given
+ * no other endpoint (since Kubernetes 1.24, without dockershim, kubelet's default is
+ * containerd's socket), or crictl is set to it; not used: kubelet is given another runtime's
+ * endpoint (CRI-O, cri-dockerd, K3s's containerd); otherwise it cannot be told, and `why` says
+ * so. */
+enum cri_use { CRI_USED, CRI_UNUSED, CRI_UNKNOWN };
+
+/* The socket of the containerd that reads /etc/containerd/config.toml (its default grpc
+ * address; /var/run is a link to /run): K3s's (/run/k3s/containerd/containerd.sock), k0s's or
+ * MicroK8s' own containerd read other configs. */
+#define SYSTEM_CONTAINERD_SOCK "/run/containerd/containerd.sock"
+
+static enum cri_use containerd_cri_used(struct rule_ctx *c, const struct snap_node *root, char *why,
+					size_t why_len)
+{
+	const struct snap_node *kl = snap_get(root, HOST "kubelet");
+	const struct snap_node *ep = snap_get(root, HOST "kubelet.runtime_endpoint");
+	const struct snap_node *cc = snap_get(root, HOST "crictl.runtime_endpoint");
+	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
+	bool k3s = snap_get(root, HOST "k3s") != NULL;
+
+	if (snap_present(ep))
+		return str_has(snap_str(ep), SYSTEM_CONTAINERD_SOCK) ? CRI_USED : CRI_UNUSED;
+	if (ep && !rule_need_known(c, "containerd", "kubelet's container runtime endpoint", ep))
+		return CRI_UNKNOWN;
+	if ((snap_present(ckpt) && !k3s) ||
+	    (snap_present(cc) && str_has(snap_str(cc), SYSTEM_CONTAINERD_SOCK)))
+		return CRI_USED;
+	/* either could have said so */
+	if ((ckpt &&
+	     !rule_need_known(c, "containerd", "kubelet's device manager checkpoint", ckpt)) ||
+	    (cc && !rule_need_known(c, "containerd", "crictl's runtime endpoint", cc)))
+		return CRI_UNKNOWN;
+	snprintf(
+		why, why_len,
+		"whether anything uses containerd's CRI plugin: %s, and no crictl config names "
+		"containerd's socket (dockerd and nerdctl use containerd's own API, not CRI; Docker "
+		"CE's containerd.io installs containerd for dockerd)",
+		k3s ? "this node's kubelet is K3s's, whose containerd reads its own config, judged on its own"
+		: !kl ? "no kubelet here (no kubelet binary, no /var/lib/kubelet)"
+		: snap_present(snap_get(root, HOST "kubelet.kubelet"))
+			? "kubelet is installed but has not run as a node here (no device manager "
+			  "checkpoint) and no flag file or config.yaml names its runtime endpoint"
+			: "/var/lib/kubelet is there, but no kubelet binary, checkpoint or runtime "
+			  "endpoint");
+	return CRI_UNKNOWN;
+}
+
 RULE_CHECK(check_no_nvidia_runtime)
 {
 	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
@@ -891,6 +944,22 @@ RULE_CHECK(check_no_nvidia_runtime)
 			cri = false;
 	for (size_t i = 0; i < snap_count(cruns); i++)
 		cri_ok |= cri_runtime_is_nvidia(snap_at(cruns, i));
+	if (cri) {
+		char why[512] = "";
+
+		switch (containerd_cri_used(c, root, why, sizeof(why))) {
+		case CRI_USED:
+			break;
+		case CRI_UNKNOWN:
+			if (why[0])
+				rule_skip(c, "containerd", "%s", why);
+			cri = false;
+			break;
+		case CRI_UNUSED:
+			cri = false;
+			break;
+		}
+	}
 	if (cri && cri_ok &&
 	    !(specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false)))
 		check_cri_default_runtime(c, root, false);

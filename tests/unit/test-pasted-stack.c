@@ -148,6 +148,23 @@ static void test_docker_context(void **state)
 	pasted_expect(&f, "container.host.docker_cli.current_context", "default", 2);
 	pasted_expect(&f, "container.host.docker_cli.context_host",
 		      "npipe:////./pipe/docker_engine", 2);
+	/* docker info's Client section (docker/desktop-linux#213) and docker version's
+	 * (docker/for-mac#7402): the context's name, no endpoint */
+	assert_int_equal(pasted_run_sample(pasted_read_docker_context, "pasted-docker-context",
+					   "docker-info-client-desktop-213.txt", &f),
+			 1);
+	pasted_expect(&f, "container.host.docker_cli.current_context", "desktop-linux", 6);
+	assert_int_equal(pasted_run_sample(pasted_read_docker_context, "pasted-docker-context",
+					   "docker-version-client-desktop-7402.txt", &f),
+			 1);
+	pasted_expect(&f, "container.host.docker_cli.current_context", "desktop-linux", 8);
+	/* not in a Client section: after its end, under Server:, or no name */
+	assert_int_equal(pasted_run_text(pasted_read_docker_context,
+					 "Client:\n Version: 25.0.2\n\n Context: a\nServer:\n"
+					 " Context: b\nClient:\n Context: desktop linux\n"
+					 "Client: x\nServer: y\n Context: c\n",
+					 &f),
+			 0);
 	assert_int_equal(pasted_run_text(pasted_read_docker_context,
 					 "desktop-linux *   Docker Desktop   unix:///x\n"
 					 "NAME   DESCRIPTION   DOCKER ENDPOINT\n"

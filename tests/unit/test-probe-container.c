@@ -483,6 +483,60 @@ static void test_host_rootless_k3s(void **state)
 	assert_true(snap_get_bool_default(r, "container.host.k3s.config_template", false));
 }
 
+/* kubelet's container runtime endpoint: nothing recorded on a machine without kubelet; the
+ * users' /etc/default/kubelet over kubeadm's flag file over config.yaml; an unreadable file is
+ * its error, not the next file's answer; crictl.yaml's runtime-endpoint. */
+static void test_host_kubelet_endpoint(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+	char path[TMPTREE_DIR_MAX + 32];
+
+	r = run_fresh(f, probe_container_host);
+	assert_null(snap_get(r, "container.host.kubelet"));
+	assert_null(snap_get(r, "container.host.crictl"));
+	/* the binary alone: no endpoint named */
+	put(f, "/usr/bin/kubelet", "");
+	assert_int_equal(chmod(tmptree_path(path, sizeof(path), f->dir, "/usr/bin/kubelet"), 0755),
+			 0);
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.kubelet"), "/usr/bin/kubelet");
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"), FACT_ABSENT);
+	assert_null(snap_get(r, "container.host.kubelet.device_checkpoint"));
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+	    "containerRuntimeEndpoint: unix:///var/run/containerd/containerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///var/run/containerd/containerd.sock");
+	put(f, "/var/lib/kubelet/kubeadm-flags.env",
+	    "KUBELET_KUBEADM_ARGS=\"--container-runtime-endpoint=unix:///var/run/cri-dockerd.sock "
+	    "--pod-infra-container-image=registry.k8s.io/pause:3.9\"\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///var/run/cri-dockerd.sock");
+	put(f, "/etc/default/kubelet",
+	    "KUBELET_EXTRA_ARGS=--container-runtime-endpoint unix:///run/crio/crio.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/crio/crio.sock");
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root, "/etc/default/kubelet", EACCES),
+			 0);
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"),
+			 FACT_UNREADABLE);
+	put(f, "/etc/crictl.yaml",
+	    "runtime-endpoint: \"unix:///run/containerd/containerd.sock\"\n"
+	    "timeout: 10\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.crictl.runtime_endpoint"),
+			    "unix:///run/containerd/containerd.sock");
+	put(f, "/etc/crictl.yaml", "runtime-endpoint: 'unix:///run/containerd/containerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.crictl.runtime_endpoint"),
+			 FACT_MALFORMED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +550,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cgroup_v2_pod, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_cgroups_dev_char, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_rootless_k3s, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_kubelet_endpoint, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,6 +306,11 @@ static void test_cri_nvidia_not_default(void **state)
 	r = snap_append_object(snap_array(cd, "runtimes"));
 	snap_set_str(r, "name", "nvidia", cfg);
 	snap_set_str(r, "binary_name", "/usr/bin/nvidia-container-runtime", cfg);
+	/* nothing shows that kubelet uses this containerd: not judged */
+	SKIPPED(s, "container.no-nvidia-runtime");
+	kl = snap_object(h, "kubelet");
+	snap_set_str(kl, "runtime_endpoint", "unix:///var/run/containerd/containerd.sock",
+		     "/var/lib/kubelet/kubeadm-flags.env");
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_WARNING,
 	    "its default runtime is \"runc\"");
 	/* Unset: containerd's own default, runc. */
@@ -323,7 +328,6 @@ static void test_cri_nvidia_not_default(void **state)
 	NO(s, "container.no-nvidia-runtime");
 	snap_set_str(cd, "default_runtime_name", "runc", cfg);
 	/* kubelet's checkpoint without nvidia.com/gpu: no plugin offered the GPUs, an error. */
-	kl = snap_object(h, "kubelet");
 	snap_set_str(kl, "device_checkpoint", ckpt, ckpt);
 	snap_array(kl, "registered_resources");
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
@@ -337,6 +341,77 @@ static void test_cri_nvidia_not_default(void **state)
 	/* An imported file may set the default: not judged. */
 	snap_set_str(cd, "default_runtime_name", "runc", cfg);
 	snap_append_str(snap_array(cd, "imports"), "/etc/containerd/conf.d/*.toml", cfg);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+/* containerd's CRI config is judged only where something uses CRI: a Docker host's containerd
+ * (Docker CE's containerd.io) with no config.toml, or one that leaves cri enabled, serves
+ * dockerd over containerd's own API; kubelet's runtime endpoint, a node's checkpoint or
+ * crictl's config naming containerd's socket make it Kubernetes' (docker-archive/engine#29,
+ * kubernetes/website#33851). */
+static void test_containerd_cri_used(void **state)
+{
+	static const char cfg[] = "/etc/containerd/config.toml";
+	static const char flags[] = "/var/lib/kubelet/kubeadm-flags.env";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *cd, *kl;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, true);
+	h = snap_object(node(s, "container"), "host");
+	cd = snap_object(h, "containerd");
+	snap_set_str(cd, "containerd", "/usr/bin/containerd", "/usr/bin/containerd");
+	/* no config.toml: containerd's built-in defaults, cri enabled, no nvidia runtime */
+	snap_set_errno(cd, "config", -ENOENT, cfg);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	/* kubelet told to use containerd: pods get no GPU */
+	kl = snap_object(h, "kubelet");
+	snap_set_str(kl, "runtime_endpoint", "unix:///var/run/containerd/containerd.sock", flags);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "containerd with its CRI plugin is installed");
+	/* kubelet on cri-dockerd: Docker's side, which has the nvidia runtime */
+	snap_set_str(kl, "runtime_endpoint", "unix:///var/run/cri-dockerd.sock", flags);
+	NO(s, "container.no-nvidia-runtime");
+	/* its flag file unreadable: not judged */
+	snap_set_errno(kl, "runtime_endpoint", -EACCES, flags);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	/* a node (kubelet's checkpoint) given no other endpoint: containerd's */
+	snap_set_state(kl, "runtime_endpoint", FACT_ABSENT, "/var/lib/kubelet", NULL);
+	snap_set_str(kl, "device_checkpoint",
+		     "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint", "x");
+	snap_array(kl, "registered_resources");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "containerd with its CRI plugin is installed");
+	/* a K3s node's checkpoint: its kubelet uses K3s's own containerd */
+	snap_set_str(snap_object(h, "k3s"), "k3s", "/usr/local/bin/k3s", "/usr/local/bin/k3s");
+	snap_set_state(snap_object(snap_object(h, "k3s"), "containerd"), "config", FACT_ABSENT,
+		       "/var/lib/rancher/k3s/agent/etc/containerd/config.toml", NULL);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snap_set_str(kl, "runtime_endpoint", "unix:///run/k3s/containerd/containerd.sock", flags);
+	snap_append_str(snap_array(kl, "registered_resources"), "nvidia.com/gpu", "x");
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+	/* crictl set to containerd's socket, no kubelet */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, true);
+	h = snap_object(node(s, "container"), "host");
+	cd = snap_object(h, "containerd");
+	snap_set_str(cd, "containerd", "/usr/bin/containerd", "/usr/bin/containerd");
+	snap_set_errno(cd, "config", -ENOENT, cfg);
+	snap_set_str(snap_object(h, "crictl"), "runtime_endpoint",
+		     "unix:///run/containerd/containerd.sock", "/etc/crictl.yaml");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "containerd with its CRI plugin is installed");
+	/* crictl.yaml unreadable: could have named it */
+	snap_set_errno(snap_object(h, "crictl"), "runtime_endpoint", -EACCES, "/etc/crictl.yaml");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	/* crictl set to another runtime: nothing says CRI is containerd's */
+	snap_set_str(snap_object(h, "crictl"), "runtime_endpoint", "unix:///run/crio/crio.sock",
+		     "/etc/crictl.yaml");
 	SKIPPED(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 }
@@ -743,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_dev_char_links),
 		cmocka_unit_test(test_rootless_no_cgroups),
 		cmocka_unit_test(test_k3s_containerd),
+		cmocka_unit_test(test_containerd_cri_used),
 		cmocka_unit_test(test_docker_desktop_context),
 	};
 
