@@ -1024,7 +1024,7 @@ static void test_library_undefined_symbol(void **state)
 	want_symptom("runtime.cuda-library-symbol-missing", 2);
 	/* https://github.com/deepmodeling/deepmd-kit/pull/2241: the other wording, no facts */
 	read_text(
-		"OSError: /home/u/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib/"
+		"OSError: /home/user/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib/"
 		"libcublas.so.11: symbol cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11 "
 		"not defined in file libcublasLt.so.11 with link time reference\n");
 	want_symptom("runtime.cuda-library-symbol-missing", 1);
