@@ -34,8 +34,8 @@ static int symbols_of(const struct loader_candidate *c, const struct elf_symbols
 	return c->symbols ? 0 : -EBADMSG;
 }
 
-/* A failed read into key: -EBADMSG as malformed, anything else by its errno. */
-static void set_read_error(struct snap_node *o, const char *key, int err, const char *path)
+/* A failed read into key: -EBADMSG as malformed, -ENOBUFS as unreadable, else its errno. */
+void probe_set_symbols_read_error(struct snap_node *o, const char *key, int err, const char *path)
 {
 	if (err == -EBADMSG)
 		snap_set_malformed(o, key, NULL, path, "not an ELF file: no symbols read");
@@ -88,7 +88,7 @@ static int own_copy(struct snap_node *nvj, const struct loader_result *res,
 		snap_set_str(o, "path", c->path, c->dir);
 		r = symbols_of(c, &have);
 		if (r < 0)
-			set_read_error(o, "symbols_missing", r, c->path);
+			probe_set_symbols_read_error(o, "symbols_missing", r, c->path);
 		else
 			list_missing(o, "symbols_missing", need, have, soname, c->path);
 		return 0;
@@ -107,8 +107,8 @@ static int compare(struct snap_node *nvj, const char *lib, const char *soname,
 	int r;
 
 	if (e->symbols_err < 0) {
-		set_read_error(nvj, "symbols_needed", e->symbols_err, lib);
-		set_read_error(nvj, "symbols_missing", e->symbols_err, lib);
+		probe_set_symbols_read_error(nvj, "symbols_needed", e->symbols_err, lib);
+		probe_set_symbols_read_error(nvj, "symbols_missing", e->symbols_err, lib);
 		return 0;
 	}
 	needed = snap_array(nvj, "symbols_needed");
@@ -124,7 +124,7 @@ static int compare(struct snap_node *nvj, const char *lib, const char *soname,
 	}
 	r = symbols_of(&res->cands[res->winner], &have);
 	if (r < 0)
-		set_read_error(nvj, "symbols_missing", r, winner);
+		probe_set_symbols_read_error(nvj, "symbols_missing", r, winner);
 	else
 		list_missing(nvj, "symbols_missing", need, have, soname, winner);
 	return own_copy(nvj, res, need, soname);

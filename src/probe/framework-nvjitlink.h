@@ -15,3 +15,7 @@
  * root); load: its loads.<soname> object. Nothing is written when lib does not link a
  * libnvJitLink. Read errors are recorded; -ENOMEM only. */
 int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char *lib);
+
+/* A failed read of a library's symbols into key of o (malformed, unreadable past the image
+ * layer's cap, or the errno): shared with framework-siblings.c. */
+void probe_set_symbols_read_error(struct snap_node *o, const char *key, int err, const char *path);

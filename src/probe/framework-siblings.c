@@ -21,6 +21,7 @@
 
 #include "formats/elf-dynamic.h"
 #include "probe/framework-loads.h"
+#include "probe/framework-nvjitlink.h"
 #include "probe/framework-siblings.h"
 #include "probe/probe.h"
 #include "shared/macro.h"
@@ -41,19 +42,6 @@ static bool needs_sibling(const struct elf_dynamic *d)
 		if (is_sibling(d->needed[i], d->soname))
 			return true;
 	return false;
-}
-
-/* A failed read into key: -EBADMSG as malformed, -ENOBUFS as unreadable, else its errno. */
-static void set_read_error(struct snap_node *o, const char *key, int err, const char *path)
-{
-	if (err == -EBADMSG)
-		snap_set_malformed(o, key, NULL, path, "not an ELF file: no symbols read");
-	else if (err == -ENOBUFS)
-		snap_set_state(
-			o, key, FACT_UNREADABLE, path,
-			"its symbol tables are larger than gpuenv keeps from an image layer");
-	else
-		snap_set_errno(o, key, err, path);
 }
 
 /* The names need holds from soname (NULL-terminated, at most SIBLING_MAX_NAMES, each once):
@@ -110,7 +98,8 @@ static int compare(struct loader *l, struct snap_node *o, const struct elf_symbo
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || have.symbols_err < 0) {
-		set_read_error(o, "symbols_missing", r < 0 ? r : have.symbols_err, path);
+		probe_set_symbols_read_error(o, "symbols_missing", r < 0 ? r : have.symbols_err,
+					     path);
 		loader_elf_done(&have);
 		return 0;
 	}
@@ -201,8 +190,8 @@ int probe_library_siblings(struct loader *l, struct snap_node *load, const char 
 		return 0; /* the library itself: its load entry says what went wrong */
 	}
 	if (e.symbols_err < 0 || !e.symbols) {
-		set_read_error(snap_object(load, "siblings"), "symbols_needed",
-			       e.symbols_err < 0 ? e.symbols_err : -EBADMSG, lib);
+		probe_set_symbols_read_error(snap_object(load, "siblings"), "symbols_needed",
+					     e.symbols_err < 0 ? e.symbols_err : -EBADMSG, lib);
 		loader_elf_done(&e);
 		return 0;
 	}
