@@ -129,7 +129,8 @@ struct facts_threshold {
 	const char *name;  /* "bar1_legacy_aperture_bytes" */
 	const char *value; /* as written: "268435456", "2026-08" */
 	/* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y, a kernel release
-	 * MAJOR.MINOR as MAJOR*1000+MINOR */
+	 * MAJOR.MINOR (unit kernel) and a program's release MAJOR.MINOR (unit release) as
+	 * MAJOR*1000+MINOR */
 	uint64_t number;
 	const char *unit; /* bytes, month, … */
 	const char *confidence;

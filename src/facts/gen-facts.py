@@ -453,9 +453,9 @@ def gen_thresholds(d, out):
                 raise FactsError('%s: month must be YYYY-MM' % r['_where'])
         elif r['unit'] == 'cc':
             cc_parts(r['value'], r['_where'])
-        elif r['unit'] == 'kernel':
+        elif r['unit'] in ('kernel', 'release'):
             if not re.match(r'^[0-9]+\.[0-9]{1,3}$', r['value']):
-                raise FactsError('%s: a kernel release must be MAJOR.MINOR' % r['_where'])
+                raise FactsError('%s: a %s must be MAJOR.MINOR' % (r['_where'], r['unit']))
         elif not r['value'].isdigit():
             raise FactsError('%s: value must be a non-negative integer' % r['_where'])
     check_unique(rows, lambda r: r['name'], 'threshold name')
@@ -467,7 +467,7 @@ def gen_thresholds(d, out):
         elif r['unit'] == 'cc':
             ma, mi = cc_parts(r['value'], r['_where'])
             num = ma * 10 + mi
-        elif r['unit'] == 'kernel':
+        elif r['unit'] in ('kernel', 'release'):
             ma, mi = (int(x) for x in r['value'].split('.'))
             num = ma * 1000 + mi
         else:

@@ -3,7 +3,8 @@
  * Reader of pasted OS package listings (`gpuenv explain`), for the packages whose version
  * doctor records from /var/lib/dpkg/status, onto the same facts: the Level Zero and compute
  * runtime packages (runtime.level_zero.packages.<name>), the NVIDIA Container Toolkit's
- * (container.host.toolkit.packages.<name>) and amdgpu-dkms (driver.amdgpu.dkms_package); see
+ * (container.host.toolkit.packages.<name>), podman (container.host.engine_packages.podman) and
+ * amdgpu-dkms (driver.amdgpu.dkms_package); see
  * docs/snapshot-schema.md. Other packages (the NVIDIA driver's, the CUDA toolkit's) are no
  * fact of doctor's and are not read. Formats:
  * - `dpkg -l` (dpkg-query(1) --list): "ii  name[:arch]  version  arch  description", the
@@ -66,6 +67,7 @@ static const struct known known[] = {
 	{ "libnvidia-container-tools", "container.host.toolkit.packages.libnvidia-container-tools",
 	  true },
 	{ "libnvidia-container1", "container.host.toolkit.packages.libnvidia-container1", true },
+	{ "podman", "container.host.engine_packages.podman", true },
 	/* probe-nvidia-driver.c */
 	{ "amdgpu-dkms", "driver.amdgpu.dkms_package", true },
 };

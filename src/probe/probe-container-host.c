@@ -6,7 +6,8 @@
  *     nvidia-container-runtime, -runtime-hook, nvidia-cdi-hook, nvidia-container-toolkit)
  *     in the PATH directories and /usr/bin, /usr/local/bin, /usr/sbin, /bin, /sbin;
  *     their package versions from /var/lib/dpkg/status (deb-control(5) stanzas) and the
- *     libnvidia-container.so.1 link target's version;
+ *     libnvidia-container.so.1 link target's version; where a CDI spec was found, podman's
+ *     package version from the same file (which spec versions it loads is its release's);
  *   - /etc/nvidia-container-runtime/config.toml, the keys NVIDIA documents in "Installing
  *     the NVIDIA Container Toolkit" / cmd/nvidia-container-runtime/README.md (read with the
  *     strict reader of toml-min.c: Debian 12 main has no C TOML library);
@@ -142,6 +143,21 @@ static void probe_packages(struct probe_env *pe, struct snap_node *obj, const ch
 				       "not installed");
 		else
 			snap_set_errno(obj, names[i], err, PROBE_DPKG_STATUS);
+	}
+}
+
+/* As probe_packages(), but a host without /var/lib/dpkg/status (an RPM distribution) is
+ * unsupported, not "not installed": the engine may be there, its release unread. */
+static void probe_engine_packages(struct probe_env *pe, struct snap_node *obj,
+				  const char *const *names, size_t n)
+{
+	probe_packages(pe, obj, names, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *v = snap_child(obj, names[i]);
+
+		if (snap_state(v) == FACT_ABSENT && !streq(snap_error(v) ?: "", "not installed"))
+			snap_set_state(obj, names[i], FACT_UNSUPPORTED, PROBE_DPKG_STATUS,
+				       "no dpkg status: the package database is not dpkg's");
 	}
 }
 
@@ -1175,6 +1191,7 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	static const char *const pkgs[] = { "nvidia-container-toolkit",
 					    "nvidia-container-toolkit-base",
 					    "libnvidia-container-tools", "libnvidia-container1" };
+	static const char *const engines[] = { "podman" };
 	struct snap_node *host = snap_object(snap_object(snapshot_root(s), "container"), "host");
 	struct snap_node *tk = snap_object(host, "toolkit");
 	struct snap_node *b = snap_object(tk, "binaries");
@@ -1200,5 +1217,9 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_docker_cli(pe, host);
 	probe_dev_char(pe, host);
 	probe_cdi(pe, host, snap_cdi);
+	/* only a CDI spec's loading depends on the engine's release */
+	if (snap_count(snap_get(host, "cdi_specs")) > 0)
+		probe_engine_packages(pe, snap_object(host, "engine_packages"), engines,
+				      ARRAY_SIZE(engines));
 	return snapshot_error(s);
 }

@@ -1092,6 +1092,113 @@ RULE_CHECK(check_cdi_spec_stale)
 	}
 }
 
+/* ---- container.cdi-spec-newer-than-engine -------------------------------------------------- */
+
+/* A dpkg version's release ("4.9.3+ds1-1ubuntu0.2", an epoch "N:" first) as MAJOR*1000+MINOR,
+ * the encoding of thresholds.tsv's unit release; false where it does not start MAJOR.MINOR. */
+static bool dpkg_release(const char *ver, uint64_t *ret)
+{
+	const char *colon = strchr(ver, ':');
+	struct version v;
+
+	if (colon)
+		ver = colon + 1;
+	if (version_parse_prefix(ver, &v, NULL) < 0 || v.n < 2)
+		return false;
+	*ret = (uint64_t)v.part[0] * 1000 + v.part[1];
+	return true;
+}
+
+/* The knowledge base's first podman release that loads a spec of cdiVersion cv: 0 with *t NULL
+ * for a version before 0.5.0 (not judged: podman 4.1's CDI library is v0.4.0, and before 4.1
+ * podman has no CDI), -ENOENT for one it does not know. */
+static int podman_min_for(const char *cv, const struct facts_threshold **t)
+{
+	struct version v;
+	char name[64];
+
+	*t = NULL;
+	if (version_parse(cv, &v) < 0)
+		return -ENOENT;
+	if (version_cmp_str(cv, "0.5.0") < 0)
+		return 0;
+	snprintf(name, sizeof(name), "podman_cdi_spec_%u_%u_%u", v.part[0], v.n > 1 ? v.part[1] : 0,
+		 v.n > 2 ? v.part[2] : 0);
+	return facts_threshold(name, t) < 0 || !*t ? -ENOENT : 0;
+}
+
+/* podman's CDI library reads a spec strictly: a field of a newer cdiVersion is an error
+ * (NVIDIA/nvidia-container-toolkit#1860, podman 4.9.3 and the additionalGids of the cdiVersion
+ * 0.7.0 spec toolkit 1.19.1 writes; #1940, the same podman on a DGX Spark). Only podman's
+ * release is read (dpkg): Docker and containerd are not judged, and an RPM host is skipped. */
+RULE_CHECK(check_cdi_spec_newer_than_engine)
+{
+	const struct snap_node *specs = snap_get(root, HOST "cdi_specs");
+	const struct snap_node *podman = snap_get(root, HOST "engine_packages.podman");
+	uint64_t rel;
+
+	if (snap_count(specs) == 0 || in_container(root))
+		return;
+	if (!rule_need_known(c, NULL, "podman's package version", podman) || !snap_present(podman))
+		return;
+	if (!dpkg_release(snap_str(podman), &rel)) {
+		rule_skip_failed(c, NULL, FACT_MALFORMED,
+				 "could not tell which CDI spec versions podman %s loads: not a "
+				 "MAJOR.MINOR release",
+				 snap_str(podman));
+		return;
+	}
+	for (size_t i = 0; i < snap_count(specs); i++) {
+		const struct snap_node *sp = snap_at(specs, i);
+		const struct snap_node *cvn = snap_child(sp, "cdi_version");
+		const char *path = snap_get_str(sp, "path") ?: "?";
+		const char *kind = snap_get_str(sp, "kind");
+		const struct facts_threshold *t;
+		struct finding *f;
+		char key[96];
+
+		if (!rule_need(c, path, "the CDI spec", snap_child(sp, "format")) ||
+		    !rule_need_known(c, path, "the CDI spec's cdiVersion", cvn) ||
+		    !snap_present(cvn))
+			continue;
+		if (podman_min_for(snap_str(cvn), &t) < 0) {
+			rule_skip(
+				c, path,
+				"the knowledge base does not say which podman release loads a CDI "
+				"spec of cdiVersion %s",
+				snap_str(cvn));
+			continue;
+		}
+		if (!t || rel >= t->number)
+			continue;
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, path,
+			"podman %s cannot load the CDI spec %s: its cdiVersion is %s, which "
+			"podman reads from release %s on (an older release's CDI library "
+			"refuses the newer fields: \"unknown field\"), so every --device "
+			"%s=… is an unresolvable CDI device",
+			snap_str(podman), path, snap_str(cvn), t->value, kind ?: "<kind>");
+		finding_fact(f, HOST "engine_packages.podman", podman);
+		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.cdi_version", i);
+		finding_fact(f, key, cvn);
+		finding_evidence(f, "facts.thresholds", t->source, "%s = %s", t->name, t->value);
+		finding_fix(f,
+			    "# podman %s or later loads it (Ubuntu 26.04's podman 5.7.0 does: "
+			    "NVIDIA/nvidia-container-toolkit#1940)",
+			    t->value);
+		/* 1.19.1 made 0.7.0 the default; what an older toolkit writes is established for
+		 * that step only */
+		if (streq(t->name, "podman_cdi_spec_0_7_0"))
+			finding_fix(f,
+				    "# or keep this podman and a container toolkit before 1.19.1, "
+				    "whose spec it loads (1.18.2: "
+				    "NVIDIA/nvidia-container-toolkit#1860)");
+		finding_fix(f, "sudo nvidia-ctk cdi generate --output=%s   # after either change",
+			    path);
+		finding_rule_verify(f);
+	}
+}
+
 /* ---- container.toolkit-ldconfig-missing ---------------------------------------------------- */
 
 /* The host file config.toml's `ldconfig = "@…"` names is not there while the host has an

@@ -551,6 +551,7 @@ RULE_CHECK(check_slurm_autodetect_unknown);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);
+RULE_CHECK(check_cdi_spec_newer_than_engine);
 RULE_CHECK(check_toolkit_ldconfig_missing);
 RULE_CHECK(check_dev_char_links_missing);
 RULE_CHECK(check_rootless_no_cgroups);

@@ -502,6 +502,54 @@ static void test_cdi_stale(void **state)
 	snapshot_unref(s);
 }
 
+/* podman before 5.1 cannot load a cdiVersion 0.7.0 spec (NVIDIA/nvidia-container-toolkit#1860:
+ * 4.9.3 and toolkit 1.19.1's additionalGids); 5.1 on loads it; a version the knowledge base
+ * does not know, podman's version unreadable or not MAJOR.MINOR: skipped, never passed. */
+static void test_cdi_newer_than_engine(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *host = snap_object(node(s, "container"), "host");
+	struct snap_node *sp = snap_append_object(snap_array(host, "cdi_specs"));
+	struct snap_node *pk = snap_object(host, "engine_packages");
+	const char *path = "/etc/cdi/nvidia.yaml", *dpkg = "/var/lib/dpkg/status";
+
+	snap_set_str(sp, "path", path, path);
+	snap_set_str(sp, "format", "yaml", path);
+	snap_set_str(sp, "kind", "nvidia.com/gpu", path);
+	snap_set_str(sp, "cdi_version", "0.7.0", path);
+	snap_set_state(pk, "podman", FACT_UNSUPPORTED, dpkg, "no dpkg status"); /* an RPM host */
+	SKIPPED(s, "container.cdi-spec-newer-than-engine");
+	snap_set_errno(pk, "podman", -EACCES, dpkg);
+	SKIPPED(s, "container.cdi-spec-newer-than-engine");
+	snap_set_state(pk, "podman", FACT_ABSENT, dpkg, "not installed");
+	NO(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(pk, "podman", "4.9.3+ds1-1ubuntu0.2", dpkg);
+	YES(s, "container.cdi-spec-newer-than-engine", GPUENV_SEVERITY_ERROR,
+	    "podman 4.9.3+ds1-1ubuntu0.2 cannot load the CDI spec /etc/cdi/nvidia.yaml: its "
+	    "cdiVersion is 0.7.0, which podman reads from release 5.1 on");
+	snap_set_str(pk, "podman", "5.0.3+ds1-1", dpkg);
+	YES(s, "container.cdi-spec-newer-than-engine", GPUENV_SEVERITY_ERROR, "5.1");
+	snap_set_str(pk, "podman", "5.1.0", dpkg);
+	NO(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(sp, "cdi_version", "1.0.0", path);
+	YES(s, "container.cdi-spec-newer-than-engine", GPUENV_SEVERITY_ERROR, "release 5.5 on");
+	snap_set_str(pk, "podman", "1:5.7.0+ds2-1", dpkg); /* an epoch first */
+	NO(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(sp, "cdi_version", "0.6.0", path);
+	snap_set_str(pk, "podman", "4.9.3+ds1-1ubuntu0.2", dpkg);
+	NO(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(pk, "podman", "4.3.1+ds1-8+deb12u1", dpkg); /* Debian 12's */
+	YES(s, "container.cdi-spec-newer-than-engine", GPUENV_SEVERITY_ERROR, "release 4.7 on");
+	snap_set_str(sp, "cdi_version", "0.3.0", path); /* before 0.5.0: not judged */
+	NO(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(sp, "cdi_version", "9.9.0", path); /* no row: not known */
+	SKIPPED(s, "container.cdi-spec-newer-than-engine");
+	snap_set_str(sp, "cdi_version", "0.7.0", path);
+	snap_set_str(pk, "podman", "git-master", dpkg);
+	SKIPPED(s, "container.cdi-spec-newer-than-engine");
+	snapshot_unref(s);
+}
+
 /* A CDI spec that cannot be judged (unreadable, empty or malformed, no kind, no versioned
  * library) is a skip record for that spec and leaves the container layer incomplete, never a
  * silent pass (issue 13.4). */
@@ -814,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_kubelet_docker_default_runtime),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
+		cmocka_unit_test(test_cdi_newer_than_engine),
 		cmocka_unit_test(test_container_cgroup_v2),
 		cmocka_unit_test(test_dev_char_links),
 		cmocka_unit_test(test_rootless_no_cgroups),
