@@ -105,7 +105,7 @@ const struct pasted_reader pasted_readers[] = {
 	 * name holding one of these; dnf's headings (pasted-os-packages.c) */
 	{ "os-packages", pasted_read_os_packages,
 	  SIGNS("libze", "level-zero", "intel-opencl-icd", "nvidia-container", "amdgpu-dkms",
-		"Installed Packages", "Installed packages", "Available Packages",
+		"podman", "Installed Packages", "Installed packages", "Available Packages",
 		"Available packages"),
 	  PASTED_REACH_LINES },
 	{ "toolkit", pasted_read_toolkit,

@@ -143,6 +143,19 @@ static void test_apt_list(void **state)
 	pasted_expect(&f, LZ "intel-opencl-icd", "22.14.22890-1", 7);
 }
 
+/* podman's package (NVIDIA/nvidia-container-toolkit#1940 pastes its apt list line, arm64),
+ * and a podman command line that is no listing */
+static void test_apt_list_podman(void **state)
+{
+	(void)state;
+	pasted_run_text(pasted_read_os_packages,
+			"podman/noble-updates,now 4.9.3+ds1-1ubuntu0.2 arm64 [installed]\n"
+			"\n"
+			"$ podman run -it --rm  --device nvidia.com/gpu=0 ubuntu bash\n",
+			&f);
+	pasted_expect(&f, "container.host.engine_packages.podman", "4.9.3+ds1-1ubuntu0.2", 1);
+}
+
 /* rpm -qa (rpm(8): NAME-VERSION-RELEASE.ARCH, the arch left out by old rpm): a name's own
  * dashes kept; a package file's name and dnf's indented transaction lists not read */
 static void test_rpm(void **state)
@@ -237,6 +250,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_apt_search, teardown),
 		cmocka_unit_test_teardown(test_dpkg_states, teardown),
 		cmocka_unit_test_teardown(test_apt_list, teardown),
+		cmocka_unit_test_teardown(test_apt_list_podman, teardown),
 		cmocka_unit_test_teardown(test_rpm, teardown),
 		cmocka_unit_test_teardown(test_dnf, teardown),
 		cmocka_unit_test_teardown(test_dnf_wrapped, teardown),
