@@ -106,7 +106,8 @@ int pasted_read_container_cgroup(const char *text, size_t len, struct pasted_fac
 			   "symptoms_with.container.dev-char-links-missing");
 	}
 	if (refused.line && rootless.line) {
-		pasted_put(&o, refused.line, refused.text, "symptoms.container.rootless-no-cgroups");
+		pasted_put(&o, refused.line, refused.text,
+			   "symptoms.container.rootless-no-cgroups");
 		pasted_put(&o, rootless.line, rootless.text,
 			   "symptoms_with.container.rootless-no-cgroups");
 	}

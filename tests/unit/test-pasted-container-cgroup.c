@@ -27,8 +27,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-#define DEV_CHAR  "symptoms.container.dev-char-links-missing"
-#define ROOTLESS  "symptoms.container.rootless-no-cgroups"
+#define DEV_CHAR "symptoms.container.dev-char-links-missing"
+#define ROOTLESS "symptoms.container.rootless-no-cgroups"
 
 /* https://github.com/NVIDIA/nvidia-docker/issues/1671: the host's `systemctl daemon-reload`
  * (line 11) and systemd's "Reloading." (line 21) beside NVML's Unknown Error (line 16) */
@@ -67,10 +67,11 @@ static void test_rootless(void **state)
 		      "find any existing device filters attached to the cgroup: "
 		      "bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown.",
 		      4);
-	pasted_expect(&f, "symptoms_with.container.rootless-no-cgroups",
-		      "$ DOCKER_HOST=unix://$XDG_RUNTIME_DIR/docker.sock docker run --rm --gpus all "
-		      "nvidia/cuda:12.0.0-base-ubuntu20.04 nvidia-smi",
-		      2);
+	pasted_expect(
+		&f, "symptoms_with.container.rootless-no-cgroups",
+		"$ DOCKER_HOST=unix://$XDG_RUNTIME_DIR/docker.sock docker run --rm --gpus all "
+		"nvidia/cuda:12.0.0-base-ubuntu20.04 nvidia-smi",
+		2);
 	pasted_expect_none(&f, DEV_CHAR);
 	assert_int_equal(f.n, 2);
 }
@@ -81,12 +82,13 @@ static void test_rootless(void **state)
 static void test_not_read(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_container_cgroup,
-			"nvidia-container-cli: mount error: failed to add device rules: unable to "
-			"find any existing device filters attached to the cgroup: "
-			"bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown.\n"
-			"$ DOCKER_HOST=tcp://10.0.0.2:2375 docker info\n",
-			&f);
+	pasted_run_text(
+		pasted_read_container_cgroup,
+		"nvidia-container-cli: mount error: failed to add device rules: unable to "
+		"find any existing device filters attached to the cgroup: "
+		"bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown.\n"
+		"$ DOCKER_HOST=tcp://10.0.0.2:2375 docker info\n",
+		&f);
 	assert_int_equal(f.n, 0);
 	pasted_run_text(pasted_read_container_cgroup,
 			"Failed to initialize NVML: Unknown Error\n"
@@ -117,7 +119,8 @@ static void test_other_signs(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rootless) / sizeof(rootless[0]); i++) {
-		snprintf(text, sizeof(text), "%snvidia-container-cli: mount error: open failed: "
+		snprintf(text, sizeof(text),
+			 "%snvidia-container-cli: mount error: open failed: "
 			 "/sys/fs/cgroup/devices/user.slice/devices.allow: permission denied\n",
 			 rootless[i]);
 		pasted_run_text(pasted_read_container_cgroup, text, &f);
