@@ -178,6 +178,12 @@ const struct pasted_reader pasted_readers[] = {
 		"Kernel module load error: ", "UEFI Secure Boot enabled",
 		"(Answer: Install without signing)"),
 	  PASTED_REACH_LINES },
+	/* why a container lost or could not get its GPU's device cgroup: the unsure line and the
+	 * line that decides it (pasted-container-cgroup.c) */
+	{ "container-cgroup", pasted_read_container_cgroup,
+	  SIGNS("Failed to initialize NVML: Unknown Error", "nvidia-container-cli",
+		"systemctl daemon-reload", "systemd[1]: Reloading", "docker.sock", "rootless"),
+	  PASTED_REACH_LINES },
 	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
 	 * first line back at its indentation, or an empty one (pasted-nvidia-smi-health.c ends
 	 * a section there) */

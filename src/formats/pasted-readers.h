@@ -38,6 +38,7 @@ int pasted_read_torch_arch(const char *text, size_t len, struct pasted_facts *ou
 int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_module_sig(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_container_cgroup(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvidia_smi_health(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvlink(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_clinfo(const char *text, size_t len, struct pasted_facts *out);

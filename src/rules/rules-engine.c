@@ -799,19 +799,25 @@ static void symptom_raises(struct gpuenv_doctor *d, const struct rule *r,
  * A rule's symptom seen in pasted text (`gpuenv explain`: the snapshot's "symptoms.<rule id>"
  * fact holds the line that shows it) where the facts did not make the rule fire: a finding
  * that says so, with what kept the rule from judging. A symptom several causes share
- * ("symptoms.unsure.<rule id>") makes no finding: explain asks for the facts that tell. Never
- * from a probed snapshot, which has no "symptoms".
+ * ("symptoms.unsure.<rule id>") makes no finding: explain asks for the facts that tell. Where
+ * another line of the text decided such a symptom ("symptoms_with.<rule id>": the host's
+ * `systemctl daemon-reload` beside NVML's Unknown Error, pasted-container-cgroup.c), the
+ * finding quotes and cites that line too. Never from a probed snapshot, which has no
+ * "symptoms".
  */
 static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 {
-	char path[160];
-	const struct snap_node *fact;
+	char path[160], with_path[176];
+	const struct snap_node *fact, *with;
 	const char *why = NULL;
 	struct finding *f;
 
 	fact = symptom_fact(c->rule, root, path, sizeof(path));
 	if (!fact)
 		return;
+	with = snap_get(snap_child(root, "symptoms_with"), c->rule->id);
+	if (!snap_present(with) || !snap_str(with))
+		with = NULL;
 	for (size_t i = c->d->n_skips; i-- > 0;)
 		if (c->d->skips[i].rule == c->rule) {
 			why = c->d->skips[i].reason;
@@ -819,12 +825,18 @@ static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 		}
 	f = rule_finding(
 		c, c->rule->severity, NULL,
-		"the text shows this rule's symptom (%s): \"%s\"; not confirmed by facts: %s",
+		"the text shows this rule's symptom (%s): \"%s\"%s%s%s%s%s; not confirmed by facts: %s",
 		snap_source(fact) ? snap_source(fact) : "pasted", snap_str(fact),
+		with ? ", with (" : "", with ? (snap_source(with) ?: "pasted") : "",
+		with ? "): \"" : "", with ? snap_str(with) : "", with ? "\"" : "",
 		why ? why : "the facts read do not show it");
 	if (f) /* above the rule's own severity, which rule_finding() caps at */
 		f->severity = seen_severity(f->severity);
 	finding_fact(f, path, fact);
+	if (with) {
+		snprintf(with_path, sizeof(with_path), "symptoms_with.%s", c->rule->id);
+		finding_fact(f, with_path, with);
+	}
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

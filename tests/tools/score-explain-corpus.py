@@ -12,9 +12,14 @@ in the rule catalogue's own text (doctor --list-rules), in a command asked, or d
 the knowledge base (on a line marked [facts], or a value of facts_derived). Prints
 
     root cause right N/M, layer right L/M, facts read F/G, false statements K, ungrounded U
+    no rule judges the cause: J
 
-and fails when N is below FLOOR_RIGHT, K above CEIL_FALSE or U above CEIL_UNGROUNDED
-(committed here: raise the floor as explain gets better, never lower it to pass).
+A case whose expected rule is "unjudged" is one whose thread established a GPU-stack fault that
+no rule judges (its layer in the layer column): it is never right, whatever explain names, and
+is counted in J besides the misses, so that "none" (no fault) never stands for "gpuenv cannot
+tell". The per-case line says MISS for it. It fails when N is below FLOOR_RIGHT, K above
+CEIL_FALSE or U above CEIL_UNGROUNDED (committed here: raise the floor as explain gets better,
+never lower it to pass).
 
 Usage: score-explain-corpus.py GPUENV [CORPUS_DIR]
        score-explain-corpus.py GPUENV --samples SAMPLES_DIR
@@ -239,7 +244,7 @@ def main():
             cid, url, cause, rule, layer, facts = row.rstrip("\n").split("\t")
             cases.append((cid, url, rule, layer, facts))
     catalogue = catalogue_text()
-    right = layer_right = facts_read = facts_all = false = unground = 0
+    right = layer_right = facts_read = facts_all = false = unground = unjudged = 0
     for cid, url, rule, layer, facts in cases:
         path = os.path.join(CORPUS, cid + ".txt")
         with open(path, "rb") as f:
@@ -253,7 +258,11 @@ def main():
             continue
         rc = doc.get("root_cause") or {}
         got, got_layer = rc.get("id"), rc.get("layer")
-        ok = got == rule if rule != "none" else got is None
+        if rule == "unjudged":  # a fault no rule judges: a miss, counted on its own
+            ok = False
+            unjudged += 1
+        else:
+            ok = got == rule if rule != "none" else got is None
         right += ok
         layer_right += (got_layer == layer) if layer != "-" else got is None
         if rule == "none" and got is not None:
@@ -276,6 +285,7 @@ def main():
     print(f"root cause right {right}/{m}, layer right {layer_right}/{m}, "
           f"facts read {facts_read}/{facts_all}, false statements {false}, "
           f"ungrounded {unground}")
+    print(f"no rule judges the cause: {unjudged}")
     if right < FLOOR_RIGHT or false > CEIL_FALSE or unground > CEIL_UNGROUNDED:
         print(f"FAIL: below the floor (root cause right >= {FLOOR_RIGHT}, "
               f"false statements <= {CEIL_FALSE}, ungrounded <= {CEIL_UNGROUNDED})")

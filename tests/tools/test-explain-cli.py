@@ -479,6 +479,30 @@ check("nvml unknown: asks the cgroup version, the cgroup driver, no-cgroups and 
       any("CgroupDriver" in a for a in doc.get("ask", [])) and
       any("no-cgroups" in a for a in doc.get("ask", [])) and
       any(a.startswith("ls -l /dev/char") for a in doc.get("ask", [])), str(doc.get("ask")))
+# the same line beside the host's `systemctl daemon-reload`
+# (https://github.com/NVIDIA/nvidia-docker/issues/1671): container.dev-char-links-missing, its
+# evidence both lines (pasted-container-cgroup.c)
+rc, doc = explain_json(b"(on host):\n`systemctl daemon-reload`\n\n(inside same running container):\n"
+                       b"root@098b49afe624:/# nvidia-smi\n"
+                       b"Failed to initialize NVML: Unknown Error\n", "nvml unknown + reload")
+ev = [e.get("source") for f in doc.get("findings", []) for e in f.get("evidence", [])
+      if f.get("rule") == "container.dev-char-links-missing"]
+check("nvml unknown + reload: container.dev-char-links-missing from lines 6 and 2",
+      root_id(doc) == "container.dev-char-links-missing" and "pasted:6" in ev and
+      "pasted:2" in ev, f"{doc.get('root_cause')} {ev}")
+# the hook's refused device rules: unsure alone (libnvidia-container 1.8.0 printed it as root,
+# its #151), container.rootless-no-cgroups beside a rootless daemon's socket
+# (https://github.com/NVIDIA/nvidia-container-toolkit/issues/85)
+BPF = (b"nvidia-container-cli: mount error: failed to add device rules: unable to find any "
+       b"existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) "
+       b"failed: operation not permitted: unknown.\n")
+rc, doc = explain_json(BPF, "bpf alone")
+check("bpf alone: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
+rc, doc = explain_json(b"$ DOCKER_HOST=unix://$XDG_RUNTIME_DIR/docker.sock docker run --rm "
+                       b"--gpus all nvidia/cuda:12.0.0-base-ubuntu20.04 nvidia-smi\n" + BPF,
+                       "bpf rootless")
+check("bpf + rootless DOCKER_HOST: container.rootless-no-cgroups",
+      root_id(doc) == "container.rootless-no-cgroups", str(doc.get("root_cause")))
 # another NVML error does not ask them
 rc, doc = explain_json(b"Failed to initialize NVML: Driver/library version mismatch\n",
                        "nvml mismatch")

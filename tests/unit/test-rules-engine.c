@@ -319,6 +319,51 @@ static void test_symptom_finding(void **state)
 	snapshot_unref(s);
 }
 
+/* A symptom another line of the text decided (pasted-container-cgroup.c: NVML's Unknown Error
+ * beside the host's `systemctl daemon-reload`, NVIDIA/nvidia-docker#1671): the finding quotes
+ * and cites both lines. The NVML line alone is unsure (the errors reader's
+ * "symptoms.unsure.<id>"): no finding, no root cause. */
+static void test_symptom_with_finding(void **state)
+{
+	static const char *const id = "container.dev-char-links-missing";
+	struct gpuenv_snapshot *s;
+	struct gpuenv_doctor *d;
+	const struct finding *f;
+
+	(void)state;
+	assert_int_equal(snapshot_new(&s), 0);
+	snap_set_str(snap_object(snap_object(snapshot_root(s), "symptoms"), "container"),
+		     "dev-char-links-missing", "Failed to initialize NVML: Unknown Error",
+		     "pasted:16");
+	snap_set_str(snap_object(snap_object(snapshot_root(s), "symptoms_with"), "container"),
+		     "dev-char-links-missing", "`systemctl daemon-reload`", "pasted:11");
+	d = diag(s);
+	f = find(d, id, 0);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message,
+			       "(pasted:16): \"Failed to initialize NVML: Unknown "
+			       "Error\", with (pasted:11): \"`systemctl daemon-reload`\""));
+	assert_int_equal(f->n_ev, 2);
+	assert_string_equal(f->ev[0].name, "symptoms.container.dev-char-links-missing");
+	assert_string_equal(f->ev[0].source, "pasted:16");
+	assert_string_equal(f->ev[1].name, "symptoms_with.container.dev-char-links-missing");
+	assert_string_equal(f->ev[1].source, "pasted:11");
+	assert_string_equal(diagnosis_root_cause(d)->rule->id, id);
+	diagnosis_free(d);
+	snapshot_unref(s);
+	/* the NVML line alone, as the errors reader writes it: unsure, nothing named */
+	assert_int_equal(snapshot_new(&s), 0);
+	snap_set_str(snap_object(snap_object(snap_object(snapshot_root(s), "symptoms"), "unsure"),
+				 "container"),
+		     "dev-char-links-missing", "Failed to initialize NVML: Unknown Error",
+		     "pasted:16");
+	d = diag(s);
+	assert_null(find(d, id, 0));
+	assert_null(diagnosis_root_cause(d));
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* Appends a runtime.library-shadowed warning saying message, with room for one evidence. */
 static struct finding *add_finding(struct gpuenv_doctor *d, const char *message)
 {
@@ -490,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_framework_others_numba_warp),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_symptom_finding),
+		cmocka_unit_test(test_symptom_with_finding),
 		cmocka_unit_test(test_redact_value_inside_marker),
 		cmocka_unit_test(test_step_hook),
 	};
