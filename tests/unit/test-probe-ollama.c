@@ -8,7 +8,8 @@
  * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
  * cannot be listed is recorded as such, never as "no variant". The service's environment
  * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, the files
- * EnvironmentFile= names (hostile ones included), whether the unit is enabled, what the files
+ * EnvironmentFile= names (hostile ones included), whether the unit is enabled (a link in any
+ * unit directory's .wants/ or .requires/, one to /dev/null masking), what the files
  * cannot tell. The ROCm of releases before 0.5.8 (rocblas/library in lib/ollama itself).
  */
 #include <errno.h>
@@ -424,6 +425,68 @@ static void test_service_enabled(void **state)
 	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_UNREADABLE);
 }
 
+/* A link in the .wants/ of the runtime directory (`systemctl enable --runtime`). */
+static void test_service_enabled_run(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/run/systemd/system/multi-user.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/run/systemd/system/multi-user.target.wants/ollama.service");
+}
+
+/* Enabled statically by a package, in /usr/lib/systemd/system or Debian's /lib; a link that
+ * cannot be looked at elsewhere does not hide it. */
+static void test_service_enabled_vendor(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/lib/systemd/system/multi-user.target.requires/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/lib/systemd/system/multi-user.target.requires/ollama.service");
+	puts_(f, "/usr/lib/systemd/system/multi-user.target.wants/ollama.service", "");
+	puts_(f, "/etc/systemd/system/multi-user.target.wants/sshd.service", "");
+	ol = run(f, "/etc/systemd/system/multi-user.target.wants=EACCES");
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/usr/lib/systemd/system/multi-user.target.wants/ollama.service");
+}
+
+/* A link to /dev/null in /etc masks the package's link of the same target; another target's
+ * link still enables the unit. */
+static void test_service_enabled_masked(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/usr/lib/systemd/system/multi-user.target.wants/ollama.service", "");
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc/systemd/system/multi-user.target.wants && "
+				    "ln -s /dev/null "
+				    "%s/etc/systemd/system/multi-user.target.wants/ollama.service",
+				    f->dir, f->dir),
+			 0);
+	ol = run(f, NULL);
+	assert_false(snap_get_bool_default(ol, "service_enabled", true));
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_PRESENT);
+	puts_(f, "/usr/lib/systemd/system/graphical.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/usr/lib/systemd/system/graphical.target.wants/ollama.service");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +504,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_service_cannot_tell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_environment_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_enabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_vendor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_masked, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
