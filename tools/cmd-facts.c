@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpuenv.h"
+#include "shared/macro.h"
 
 static void facts_help(void)
 {
@@ -83,7 +84,7 @@ int cmd_facts(int argc, char *argv[])
 	}
 	kind = argv[optind];
 	key = argv[optind + 1];
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !noun; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !noun; i++)
 		if (strcmp(kind, kinds[i].kind) == 0)
 			noun = kinds[i].noun;
 	if (!noun) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/macro.h"
 #include "shared/parse.h"
 
 static void scan_help(void)
@@ -150,7 +151,7 @@ int cmd_scan(int argc, char *argv[])
 			scan_help();
 			return EXIT_HEALTHY;
 		case OPT_GPU:
-			if (n_gpus >= sizeof(gpus) / sizeof(gpus[0])) {
+			if (n_gpus >= ARRAY_SIZE(gpus)) {
 				fprintf(stderr, "gpuenv scan: too many --gpu\n");
 				return EXIT_USAGE;
 			}

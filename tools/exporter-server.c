@@ -38,6 +38,7 @@
 
 #include "exporter-wire.h"
 #include "exporter.h"
+#include "shared/macro.h"
 #include "vendor/vendor.h"
 
 #define SERVER_STOP_GRACE 5000u /* ms for the serving process to end on EOF */
@@ -60,7 +61,7 @@ static int own_program(const char *name, const char *from_bindir, char *buf)
 	if (!slash)
 		return -ENOENT;
 	*slash = '\0';
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
 		/* from_bindir ends with the name already */
 		const char *tail = i == 0 ? "" : name;
 		int k = where[i][0] == '/'

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpuenv.h"
+#include "shared/macro.h"
 
 static int cmd_help(int argc, char *argv[]);
 static int cmd_version(int argc, char *argv[]);
@@ -47,7 +48,7 @@ static int cmd_help(int argc, char *argv[])
 	       "Tells whether this machine's GPU stack (hardware, driver, runtime, framework,\n"
 	       "container) will work, and if not which layer is broken and how to fix it.\n\n"
 	       "Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		printf("  %-10s %s\n", commands[i].name, commands[i].help);
 	printf("\nWithout a command, gpuenv runs `%s`.\n\n"
 	       "Exit codes:\n"
@@ -131,7 +132,7 @@ int main(int argc, char *argv[])
 	} else if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		return close_stdout(cmd_version(argc, argv));
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(commands[i].name, name) == 0)
 			return close_stdout(commands[i].run(argc, argv));
 	fprintf(stderr, "gpuenv: unknown command '%s'; see `gpuenv help`\n", name);

@@ -275,7 +275,7 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 		/* an archive (a capture bundle, an image's tar): read inside it, never beside it */
 		bool archive = stat(sysroot, &st) == 0 && S_ISREG(st.st_mode);
 
-		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(in_root) && !names.path; i++) {
 			names.path = archive ? archive_ids(ctx, in_root[i])
 					     : sysroot_ids(sysroot, in_root[i]);
 			/* The image's copy is its data, not the caller's choice: one that is too
@@ -292,7 +292,7 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 			}
 		}
 	} else {
-		for (size_t i = 0; i < sizeof(live) / sizeof(live[0]) && !names.path; i++)
+		for (size_t i = 0; i < ARRAY_SIZE(live) && !names.path; i++)
 			if (access(live[i], R_OK) == 0 && !(names.path = strdup(live[i])))
 				return -ENOMEM;
 	}

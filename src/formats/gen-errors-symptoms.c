@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "formats/pasted-errors-symptom.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "shared/macro.h"
 
 static const struct symptom symptoms[] = {
 #include "formats/pasted-errors-symptoms.inc"

@@ -3,6 +3,7 @@
  * modprobe.d(5) and kernel command-line blacklists of the NVIDIA modules (see modprobe-conf.h).
  */
 #include "formats/modprobe-conf.h"
+#include "shared/macro.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static bool noop_command(const char *w, size_t n)
 	static const char *const cmds[] = { "false",	 "true",	   "/bin/false",
 					    "/bin/true", "/usr/bin/false", "/usr/bin/true" };
 
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (word_is(w, n, cmds[i]))
 			return true;
 	return false;

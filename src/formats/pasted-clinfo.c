@@ -27,6 +27,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define RULE	      "runtime.opencl-no-platforms"
 #define SYMPTOM_MAX   240 /* bytes of the line kept, as the errors reader keeps them */
@@ -114,7 +115,7 @@ static const char *miner_platform(const char *s, unsigned *ret_index, const char
 
 	if (!p || !pasted_index(p + strlen("CL Platform "), &n, &p) || *p++ != ' ')
 		return NULL;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 		size_t kl = strlen(keys[k]);
 
 		if (strncmp(p, keys[k], kl) == 0 && p[kl] == ':') {

@@ -25,6 +25,7 @@
 #include "formats/pasted-cudnn.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define READER		"cudnn"
 #define PREFIX		"CUDNN_STATUS_"
@@ -106,7 +107,7 @@ static int status_at(const char *p, size_t *ret_n)
 	*ret_n = n;
 	if (n == 0 || n >= STATUS_NAME_MAX)
 		return -1;
-	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(statuses); i++)
 		if (strlen(statuses[i].name) == n && strncmp(p, statuses[i].name, n) == 0)
 			return (int)i;
 	return -1;

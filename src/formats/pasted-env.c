@@ -28,6 +28,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 static bool wanted(const char *name)
 {
@@ -171,7 +172,7 @@ static void read_command_line(struct pasted_out *o, unsigned no, char *s)
 		k = assignment_name(s, strlen(s));
 		if (!k)
 			break; /* the command's name */
-		if (n == sizeof(set) / sizeof(set[0]))
+		if (n == ARRAY_SIZE(set))
 			return;
 		s[k] = '\0';
 		set[n].name = s;

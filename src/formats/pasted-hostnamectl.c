@@ -18,6 +18,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define OS_NAME_MAX 256 /* bytes of PRETTY_NAME kept */
 
@@ -68,7 +69,7 @@ int pasted_read_hostnamectl(const char *text, size_t len, struct pasted_facts *o
 				os_line = it.no;
 			}
 		} else {
-			for (size_t i = 0; i < sizeof(own_fields) / sizeof(own_fields[0]); i++)
+			for (size_t i = 0; i < ARRAY_SIZE(own_fields); i++)
 				if (pasted_after(s, own_fields[i]))
 					own = true;
 		}

@@ -27,6 +27,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define LINE_KEEP 240 /* bytes of a line kept as a value, as the errors reader's symptoms */
 
@@ -106,7 +107,7 @@ static bool trace_other(const char *s)
 					     "RIP: ",  "RSP: ",	  "RAX: ", "RDX: ",
 					     "RBP: ",  "R10: ",	  "R13: " };
 
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
 		if (strstr(s, marks[i]))
 			return true;
 	return false;

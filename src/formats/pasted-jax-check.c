@@ -34,6 +34,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define OUTDATED  "Outdated "
 #define FOUND	  " installation found."
@@ -105,7 +106,7 @@ static bool outdated_at(const char *s, const char *e, enum library *ret)
 		if (!end || end == name || (size_t)(e - end) < f || memcmp(end, FOUND, f) != 0)
 			continue;
 		*ret = LIB_OTHER;
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			if ((size_t)(end - name) == strlen(names[i].name) &&
 			    memcmp(name, names[i].name, (size_t)(end - name)) == 0)
 				*ret = names[i].lib;

@@ -19,6 +19,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 static const struct {
 	const char *soname, *key;
@@ -75,7 +76,7 @@ int pasted_read_ldd(const char *text, size_t len, struct pasted_facts *out)
 		if (path[0] != '/' || !addr || addr[strlen(addr) - 1] != ')')
 			continue;
 		*addr = '\0';
-		for (size_t i = 0; i < sizeof(driver_libs) / sizeof(driver_libs[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(driver_libs); i++) {
 			if (strcmp(s, driver_libs[i].soname) != 0)
 				continue;
 			pasted_put(&o, it.no, s, "driver.userspace.%s.soname", driver_libs[i].key);

@@ -28,6 +28,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 #include "shared/strmap.h"
 
 #define GPUS_MAX 64
@@ -115,7 +116,7 @@ static void unnamed_ids(const char *s, struct device *d)
 		d->ids = sscanf(s + 7, "%4x:%4x", &d->vendor, &d->device) == 2;
 		return;
 	}
-	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(vendors); i++) {
 		size_t n = strlen(vendors[i]);
 
 		if (strncmp(s, vendors[i], n) == 0 && strncmp(s + n, " Device ", 8) == 0 &&
@@ -144,7 +145,7 @@ static void classify(const char *rest, struct device *d)
 		sscanf(rest, "%4x: %4x:%4x", &d->class, &d->vendor, &d->device);
 		d->ids = true;
 	} else {
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			if (strncmp(rest, names[i].name, strlen(names[i].name)) == 0)
 				d->class = names[i].class;
 		const char *b = strchr(rest, '[');

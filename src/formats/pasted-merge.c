@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "formats/pasted-merge.h"
+#include "shared/macro.h"
 
 #define GROUPS_MAX 256 /* (reader, index) pairs per device list; past it: left as read */
 #define IDS	   6
@@ -191,10 +192,10 @@ static int put(struct pasted_facts *out, const struct pasted_fact *v, const char
 
 int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted_facts *out)
 {
-	const size_t n_lists = sizeof(lists) / sizeof(lists[0]);
-	struct group *groups[sizeof(lists) / sizeof(lists[0])] = { NULL };
-	size_t n[sizeof(lists) / sizeof(lists[0])] = { 0 };
-	size_t cap[sizeof(lists) / sizeof(lists[0])] = { 0 };
+	const size_t n_lists = ARRAY_SIZE(lists);
+	struct group *groups[ARRAY_SIZE(lists)] = { NULL };
+	size_t n[ARRAY_SIZE(lists)] = { 0 };
+	size_t cap[ARRAY_SIZE(lists)] = { 0 };
 	bool oom = false;
 	int r = 0;
 

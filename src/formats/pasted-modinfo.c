@@ -22,6 +22,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define MF "driver.nvidia.module_file"
 
@@ -58,7 +59,7 @@ static void field(struct pasted_out *o, unsigned no, const char *key, const char
 		{ "sig_id", "signature" },
 	};
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (strcmp(key, map[i].key) == 0)
 			pasted_put(o, no, v, MF ".%s", map[i].fact);
 	if (strcmp(key, "license") == 0 && strcmp(v, "NVIDIA") == 0)

@@ -24,13 +24,14 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define FIELDS_MAX 12 /* mountinfo's fields up to its "-" and a few after */
 
 /* The per-mount flags after ro/rw, in show_mnt_opts()'s order. */
 static const char *const mount_flags[] = { "nosuid",	 "nodev",    "noexec",	   "noatime",
 					   "nodiratime", "relatime", "nosymfollow" };
-#define N_FLAGS (sizeof(mount_flags) / sizeof(mount_flags[0]))
+#define N_FLAGS (ARRAY_SIZE(mount_flags))
 /* "rw," and every flag with its comma: what out[] below may hold */
 #define OPTS_MAX (3 + sizeof("nosuid,nodev,noexec,noatime,nodiratime,relatime,nosymfollow"))
 

@@ -31,6 +31,7 @@
 #include "formats/pasted-nccl.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define READER	    "nccl"
 #define MESSAGE_MAX 240 /* bytes of a WARN message kept */
@@ -52,7 +53,7 @@ static void read_result(struct pasted_out *o, const char *s, unsigned no)
 	bool nccl_error =
 		strstr(s, "NCCL error") || strstr(s, "NCCL failure") || strstr(s, "NCCL Error");
 
-	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(results); i++) {
 		const char *p = strstr(s, results[i].name);
 		size_t k = strlen(results[i].name);
 

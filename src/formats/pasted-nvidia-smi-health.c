@@ -39,6 +39,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define DEV "driver.nvml.devices.%u.%s"
 
@@ -160,7 +161,7 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 	char num[24];
 
 	if (h->sec == S_CLOCKS) {
-		for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(reasons); i++)
 			if (strcmp(key, reasons[i].name) == 0) {
 				if (strcmp(value, "Active") == 0)
 					h->mask |= reasons[i].bit;
@@ -171,7 +172,7 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 			}
 		return;
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const char *b, *unit;
 
 		if (keys[i].sec != h->sec || keys[i].block != h->block ||
@@ -226,7 +227,7 @@ static void health_line(struct health *h, unsigned no, char *line)
 			h->block_indent = ind;
 			return;
 		}
-		for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(titles); i++)
 			if (strcmp(s, titles[i].title) == 0) {
 				h->sec = titles[i].sec;
 				h->sec_indent = ind;

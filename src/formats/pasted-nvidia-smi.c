@@ -23,6 +23,7 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted-readers.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define DEV	     "driver.nvml.devices.%u.%s"
 #define CSV_MAX_COLS 64
@@ -187,7 +188,7 @@ static void query_key(struct pasted_out *o, struct query *q, unsigned no, const 
 {
 	char num[24];
 
-	for (size_t i = 0; i < sizeof(q_keys) / sizeof(q_keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(q_keys); i++) {
 		const struct q_key *k = &q_keys[i];
 
 		if (strcmp(k->key, key) != 0 || (k->sub && strcmp(k->sub, q->sub) != 0))
@@ -420,7 +421,7 @@ static bool csv_header(struct csv *c, char **f, int n)
 		if (!memchr(f[i], '.', l) && !memchr(f[i], '_', l) && !bare_field(f[i], l))
 			return false;
 		c->col[i] = -1;
-		for (size_t k = 0; k < sizeof(csv_cols) / sizeof(csv_cols[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(csv_cols); k++)
 			if (strlen(csv_cols[k].field) == l &&
 			    strncmp(csv_cols[k].field, f[i], l) == 0) {
 				c->col[i] = (int)k;
@@ -562,7 +563,7 @@ static bool colon_line_read(const char *p, size_t n)
 
 	while (s < e && blank_char(*s))
 		s++;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		size_t k = strlen(keys[i]);
 
 		if ((size_t)(e - s) >= k && memcmp(s, keys[i], k) == 0)

@@ -39,6 +39,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define FIELDS_MAX  6
 #define VERSION_MAX 128 /* doctor's buffer for a dpkg version */
@@ -72,7 +73,7 @@ static const struct known known[] = {
 	{ "amdgpu-dkms", "driver.amdgpu.dkms_package", true },
 };
 
-#define N_KNOWN (sizeof(known) / sizeof(known[0]))
+#define N_KNOWN (ARRAY_SIZE(known))
 
 /* What the listing showed of each known package so far. */
 struct seen {

@@ -10,6 +10,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 static const struct {
 	const char *key, *path;
@@ -37,7 +38,7 @@ int pasted_read_os_release(const char *text, size_t len, struct pasted_facts *ou
 			v[l - 1] = '\0';
 			v++;
 		}
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			if (strcmp(key, keys[i].key) == 0)
 				pasted_put(&o, it.no, v, "%s", keys[i].path);
 	}

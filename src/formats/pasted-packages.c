@@ -25,6 +25,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 #include "shared/strmap.h"
 
 #define ENV	     "framework.python_envs.0"
@@ -326,7 +327,7 @@ size_t pasted_packages_signs(struct pasted_needle *needles, size_t max)
 	};
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && n < max; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(words) && n < max; i++)
 		needles[n++] = (struct pasted_needle){ words[i], true };
 	return n;
 }

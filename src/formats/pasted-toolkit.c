@@ -18,6 +18,7 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
+#include "shared/macro.h"
 
 #define TK "runtime.cuda_toolkits.0."
 
@@ -143,8 +144,7 @@ int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out)
 				put_release(&o, it.no, v);
 				file_version = true;
 			}
-			for (size_t i = 0; i < sizeof(json_components) / sizeof(json_components[0]);
-			     i++)
+			for (size_t i = 0; i < ARRAY_SIZE(json_components); i++)
 				if (strcmp(object, json_components[i].json) == 0)
 					pasted_put(&o, it.no, v, TK "components.%s.version",
 						   json_components[i].component);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/pkg-log.h"
+#include "shared/macro.h"
 
 struct cut {
 	const char *p;
@@ -192,7 +193,7 @@ static void dnf_line(struct pkg_log *log, const char *name_has, struct cut c, ui
 		return;
 	verb = (struct cut){ rest.p, (size_t)(colon - rest.p) };
 	rest = (struct cut){ colon + 2, rest.n - verb.n - 2 };
-	for (size_t i = 0; i < sizeof(dnf_verbs) / sizeof(dnf_verbs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dnf_verbs); i++) {
 		struct pkg_event *e;
 
 		if (verb.n != strlen(dnf_verbs[i].verb) ||
@@ -247,7 +248,7 @@ static void pacman_line(struct pkg_log *log, const char *name_has, struct cut c,
 	rest = (struct cut){ rp + 1, c.n - (size_t)(rp + 1 - c.p) };
 	if (!cut_eat(&rest, " [ALPM] "))
 		return;
-	for (size_t i = 0; i < sizeof(pacman_verbs) / sizeof(pacman_verbs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(pacman_verbs); i++) {
 		struct pkg_event *e;
 
 		if (!cut_eat(&rest, pacman_verbs[i].verb))
@@ -302,7 +303,7 @@ void pkg_log_parse(enum pkg_log_format fmt, const char *text, size_t len, const 
 				time[0] = '\0'; /* a stanza ends */
 				break;
 			}
-			for (size_t i = 0; i < sizeof(apt_tags) / sizeof(apt_tags[0]); i++)
+			for (size_t i = 0; i < ARRAY_SIZE(apt_tags); i++)
 				if (cut_eat(&c, apt_tags[i].tag)) {
 					apt_line(ret, name_has, c, apt_tags[i].action, time,
 						 ret->lines);

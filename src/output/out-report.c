@@ -14,6 +14,7 @@
 
 #include "gpuenv/gpuenv.h"
 #include "output.h"
+#include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "snapshot/snapshot.h"
 
@@ -140,7 +141,7 @@ int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strb
 
 	strbuf_puts(sb, "gpuenv report: the GPU stack, bottom layer first\n");
 	out_report_gpus(sb, root, flags);
-	for (size_t i = 0; i < sizeof(section_order) / sizeof(section_order[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(section_order); i++) {
 		const struct snap_node *sec = snap_child(root, section_order[i]);
 
 		strbuf_printf(sb, "\n%s%s%s\n", c_on(&st, "\033[1m"), section_order[i],

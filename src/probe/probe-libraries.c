@@ -7,6 +7,8 @@
  *        (libcuda.so.1 -> libcuda.so.550.54.15; NVIDIA's installer names the files so);
  *   driver.userspace.compat_libcuda[]  CUDA forward-compatibility libcuda under
  *        /usr/local/cuda*\/compat (NVIDIA "CUDA Compatibility", cuda-compat package);
+ *   driver.userspace.libcuda.ld_so_conf[]  for a compat libcuda the cache gives, the
+ *        /etc/ld.so.conf(.d) files that list its directory (ldso-conf.h);
  *   runtime.libraries.<family>[]  one entry per soname of the family found (libcudart.so.12,
  *        libcudnn.so.8 and libcudnn.so.9 …);
  *   runtime.loader  the search configuration those answers came from.
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "probe/ldso-conf.h"
 #include "probe/loader.h"
 #include "shared/strv.h"
 
@@ -188,6 +191,76 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 	return 0;
 }
 
+/* The directory of a forward-compatibility libcuda ld.so finds through /etc/ld.so.cache, and
+ * the /etc/ld.so.conf(.d) files that list it: the files to remove. The cuda-compat package of
+ * NVIDIA's nvidia/cuda runtime images adds /etc/ld.so.conf.d/000_cuda_compat.conf naming
+ * /usr/local/cuda/compat, first in ldconfig's order (the notes on issue #31 in
+ * CrispStrobe/CrispASR's CUDA Dockerfiles). Directories match after links are resolved. */
+struct conf_match {
+	struct root *root;
+	const char *dir; /* resolved */
+	char **files;
+	char *unread; /* the first file that could not be read */
+	int unread_err;
+};
+
+static int match_conf_dir(const char *file, const char *dir, int err, void *userdata)
+{
+	struct conf_match *m = userdata;
+	_cleanup_free_ char *resolved = NULL;
+
+	if (!dir) {
+		if (!m->unread && !(m->unread = strdup(file)))
+			return -ENOMEM;
+		m->unread_err = m->unread_err ?: err;
+		return 0;
+	}
+	if (!streq(dir, m->dir) &&
+	    (root_resolve(m->root, dir, &resolved) < 0 || !streq(resolved, m->dir)))
+		return 0;
+	return strv_contains(m->files, file) ? 0 : strv_push(&m->files, file);
+}
+
+/* driver.userspace.libcuda.ld_so_conf[]: recorded only for a compat libcuda (in a compat/
+ * directory, or one of compat_libcuda[]) that the cache gives. */
+static int probe_compat_conf(struct probe_env *pe, struct snap_node *cu,
+			     const struct snap_node *compat)
+{
+	const char *path = snap_get_str(cu, "path"), *rp = snap_get_str(cu, "resolved_path");
+	const char *via = snap_get_str(cu, "found_via"), *slash = path ? strrchr(path, '/') : NULL;
+	bool is_compat = snap_get_bool_default(cu, "in_compat_dir", false);
+	_cleanup_free_ char *dir = NULL, *resolved = NULL;
+	struct conf_match m = { .root = pe->root };
+	int r;
+
+	for (size_t i = 0; rp && i < snap_count(compat); i++)
+		is_compat |= streq(snap_get_str(snap_at(compat, i), "resolved_path") ?: "", rp);
+	if (!is_compat || !via || !streq(via, "ld.so.cache") || !slash || slash == path)
+		return 0;
+	if (!(dir = strndup(path, (size_t)(slash - path))))
+		return -ENOMEM;
+	m.dir = root_resolve(pe->root, dir, &resolved) == 0 ? resolved : dir;
+	r = ldso_conf_foreach(pe->root, match_conf_dir, &m);
+	if (r >= 0 && m.files) {
+		struct snap_node *arr = snap_array(cu, "ld_so_conf");
+
+		STRV_FOREACH(f, m.files)
+			snap_append_str(arr, *f, *f);
+	} else if (r >= 0 && m.unread) {
+		snap_set_errno(cu, "ld_so_conf", m.unread_err, m.unread);
+	} else if (r >= 0) {
+		char note[512];
+
+		snprintf(note, sizeof(note),
+			 "no line of /etc/ld.so.conf or /etc/ld.so.conf.d/*.conf names %.400s",
+			 dir);
+		snap_set_state(cu, "ld_so_conf", FACT_ABSENT, "/etc/ld.so.conf.d", note);
+	}
+	strv_free(m.files);
+	free(m.unread);
+	return r < 0 ? r : 0;
+}
+
 void probe_write_loader_dirs(struct snap_node *arr, const struct loader_dirs *d, const char *source)
 {
 	for (size_t i = 0; i < d->n; i++) {
@@ -289,6 +362,9 @@ int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s)
 		err = probe_resolve_into(l, snap_object(us, "libcuda_so"), "libcuda.so");
 	if (err >= 0)
 		err = probe_compat(pe, us);
+	if (err >= 0)
+		err = probe_compat_conf(pe, snap_object(us, "libcuda"),
+					snap_get(us, "compat_libcuda"));
 	for (size_t i = 0; i < ARRAY_SIZE(families) && err >= 0; i++) {
 		_cleanup_strv_free_ char **sonames = NULL;
 		struct snap_node *arr = snap_array(libs, families[i].key);

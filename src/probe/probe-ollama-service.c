@@ -12,11 +12,17 @@
  * src/formats/systemd-unit-env.c; the files its EnvironmentFile= lines name by
  * src/formats/systemd-env-file.c, applied after every Environment= ("Settings from these
  * files override settings made with Environment=", systemd.exec(5)), a missing one with "-"
- * skipped. Whether the unit is enabled (service_enabled): `systemctl enable` links it into
- * /etc/systemd/system/<target>.wants/ or .requires/ after its [Install] section
- * (systemd.unit(5)); where it is not, the server may as well be an `ollama serve` started by
- * hand, which reads none of these files (ollama/ollama#8679). Nothing is recorded where no
- * unit file exists.
+ * skipped. Whether the unit is enabled (service_enabled): a link to it in a <target>.wants/ or
+ * .requires/ directory of the unit search path pulls it in with the target (systemd.unit(5),
+ * Wants=: "adding a symlink to a .wants/ directory accompanying the unit file"). Those
+ * directories are read in every directory of the search path, as drop-ins are, a link to
+ * /dev/null masking the same name in lower directories (systemd's "core: when loading .wants
+ * and .requires, follow the same logic as .d conf dropins", systemd/systemd#1169, #4830):
+ * `systemctl enable` and presets link into /etc/systemd/system, `enable --runtime` into
+ * /run/systemd/system, and a package may enable a unit statically under /usr/lib
+ * (systemd/systemd#9569). Where nothing does, the server may as well be an `ollama serve`
+ * started by hand, which reads none of these files (ollama/ollama#8679).
+ * Nothing is recorded where no unit file exists.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +47,6 @@ static const char *const unit_dirs[] = {
 #define UNIT	   "ollama.service"
 #define DROPIN_DIR "ollama.service.d"
 #define MAX_FILES  32u /* unit files read: the unit and its drop-ins */
-#define ENABLE_DIR "/etc/systemd/system"
 
 /* The variables recorded: those that decide which GPU ollama uses and with what code
  * (docs/gpu.md, envconfig/config.go's server config). */
@@ -252,38 +257,71 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Whether `systemctl enable` linked the unit: a <target>.wants/ or .requires/ entry. */
-static int record_enabled(struct probe_env *pe, struct snap_node *ollama)
+/* The link to the unit in dir's <target>.wants/ or .requires/ directories that no higher
+ * directory masked: 1 (*ret_link set), 0, or an error with *ret_link the path that could not
+ * be looked at. A link to /dev/null masks "<target>.wants/UNIT" in the directories after. */
+static int find_enable_link(struct probe_env *pe, const char *dir, char ***masked, char **ret_link)
 {
 	_cleanup_strv_free_ char **dirs = NULL;
-	int r = root_list_dir(pe->root, ENABLE_DIR, ROOT_DIR_MAX_ENTRIES, &dirs);
+	int r = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &dirs);
 
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0 && r != -ENOENT && r != -ENOTDIR) {
-		snap_set_errno(ollama, "service_enabled", r, ENABLE_DIR);
+	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
-	}
+	if (r < 0)
+		return (*ret_link = strdup(dir)) ? r : -ENOMEM;
 	STRV_FOREACH(d, dirs) {
-		_cleanup_free_ char *link = NULL;
+		_cleanup_free_ char *link = NULL, *target = NULL;
 
-		if (!has_suffix(*d, ".wants") && !has_suffix(*d, ".requires"))
+		if ((!has_suffix(*d, ".wants") && !has_suffix(*d, ".requires")) ||
+		    strv_contains(*masked, *d))
 			continue;
-		if (asprintf(&link, "%s/%s/%s", ENABLE_DIR, *d, UNIT) < 0)
+		if (asprintf(&link, "%s/%s/%s", dir, *d, UNIT) < 0)
 			return -ENOMEM;
 		r = root_lstat(pe->root, link, &(struct stat){ 0 });
-		if (r == 0) {
-			snap_set_bool(ollama, "service_enabled", true, link);
-			return 0;
+		if (r == -ENOENT || r == -ENOTDIR)
+			continue;
+		if (r == 0 && root_readlink(pe->root, link, &target) == 0 &&
+		    streq(target, "/dev/null")) {
+			if (strv_push(masked, *d) < 0)
+				return -ENOMEM;
+			continue;
 		}
 		if (r == -ENOMEM)
 			return r;
-		if (r != -ENOENT && r != -ENOTDIR) {
-			snap_set_errno(ollama, "service_enabled", r, link);
+		*ret_link = TAKE_PTR(link);
+		return r == 0 ? 1 : r;
+	}
+	return 0;
+}
+
+/* Whether a link in any unit directory's <target>.wants/ or .requires/ enables the unit; a
+ * directory or link that could not be looked at leaves it unknown unless another one does. */
+static int record_enabled(struct probe_env *pe, struct snap_node *ollama)
+{
+	_cleanup_strv_free_ char **masked = NULL;
+	_cleanup_free_ char *bad = NULL;
+	int bad_err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(unit_dirs); i++) {
+		_cleanup_free_ char *link = NULL;
+		int r = find_enable_link(pe, unit_dirs[i], &masked, &link);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r > 0) {
+			snap_set_bool(ollama, "service_enabled", true, link);
 			return 0;
 		}
+		if (r < 0 && !bad) {
+			bad = TAKE_PTR(link);
+			bad_err = r;
+		}
 	}
-	snap_set_bool(ollama, "service_enabled", false, ENABLE_DIR "/*.wants");
+	if (bad)
+		snap_set_errno(ollama, "service_enabled", bad_err, bad);
+	else
+		snap_set_bool(ollama, "service_enabled", false,
+			      "systemd unit directories: <target>.wants/, .requires/");
 	return 0;
 }
 

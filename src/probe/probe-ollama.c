@@ -19,13 +19,13 @@
  * in the file's name (libcudart.so.12.8.90: the toolkit's own naming). ollama picks one
  * variant per GPU at run time (discover/ in its source), so each is recorded and judged.
  * Its ROCm build, as framework.ollama.rocm_variants: lib/ollama/rocm (CMakeLists.txt's
- * OLLAMA_HIP_INSTALL_DIR) holds libggml-hip.so, the ROCm libraries it needs and ROCm's
- * rocblas/ directory; ollama uses an AMD GPU only where a rocblas/library/
- * TensileLibrary_lazy_<gfx>.dat names its target (GetSupportedGFX(), discover/amd_common.go:
- * the "supported types" of "amdgpu is not supported"), so those names are recorded beside the
- * code objects of libggml-hip.so. Releases before 0.5.8 put ROCm's rocblas/library in
- * lib/ollama itself (the Dockerfile's rocm-build stage: "(cd /opt/rocm/lib && tar cf -
- * rocblas/library) | (cd ../../dist/linux-amd64-rocm/lib/ollama && tar xf - )", the
+ * OLLAMA_HIP_INSTALL_DIR), lib/ollama/rocm_v7_2 in newer releases, holds libggml-hip.so, the
+ * ROCm libraries it needs and ROCm's rocblas/ directory; ollama uses an AMD GPU only where a
+ * rocblas/library/TensileLibrary_lazy_<gfx>.dat names its target (GetSupportedGFX(),
+ * discover/amd_common.go: the "supported types" of "amdgpu is not supported"), so those names
+ * are recorded beside the code objects of libggml-hip.so. Releases before 0.5.8 put ROCm's
+ * rocblas/library in lib/ollama itself (the Dockerfile's rocm-build stage: "(cd /opt/rocm/lib
+ * && tar cf - rocblas/library) | (cd ../../dist/linux-amd64-rocm/lib/ollama && tar xf - )", the
  * ollama-linux-amd64-rocm.tgz install.sh unpacks beside the main tarball; their logs say
  * library=/usr/local/lib/ollama, ollama/ollama#8772) and the runner in
  * lib/ollama/runners/rocm<variant>/ollama_llama_server: that directory is the ROCm variant then.
@@ -152,7 +152,9 @@ static void unlisted_variant(struct snap_node *arr, const char *dir, const char 
 	snap_set_errno(v, "arch_targets", err, dir);
 }
 
-/* The cuda_v* directories below sub ("" or "runners") of the install directory top. */
+/* The cuda_* directories below sub ("" or "runners") of the install directory top: cuda_v12,
+ * cuda_v13, and the arm64 builds' cuda_jetpack5 and cuda_jetpack6 (cmake/local.cmake's
+ * OLLAMA_LLAMA_BACKENDS; discover/runner.go takes every directory with a *ggml-* file). */
 static int variants_below(struct probe_env *pe, struct snap_node *ollama, const char *top,
 			  char **top_names, const char *sub)
 {
@@ -178,7 +180,7 @@ static int variants_below(struct probe_env *pe, struct snap_node *ollama, const 
 		_cleanup_free_ char *dir = NULL;
 		_cleanup_strv_free_ char **vnames = NULL;
 
-		if (!startswith(*n, "cuda_v"))
+		if (!startswith(*n, "cuda_"))
 			continue;
 		if (!(dir = path_join(base, *n)))
 			return -ENOMEM;
@@ -237,16 +239,14 @@ static int record_rocblas_targets(struct probe_env *pe, struct snap_node *v, con
 	return 0;
 }
 
-/* ollama's ROCm build below the install directory top (lib/ollama/rocm), if there is one. */
-static int rocm_variant(struct probe_env *pe, struct snap_node *ollama, const char *top)
+/* One ROCm build directory (lib/ollama/rocm, rocm_v7_2), if it is a directory. */
+static int rocm_variant(struct probe_env *pe, struct snap_node *ollama, const char *dir)
 {
-	_cleanup_free_ char *dir = path_join(top, "rocm"), *lib = NULL;
+	_cleanup_free_ char *lib = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	struct snap_node *v;
 	int r;
 
-	if (!dir)
-		return -ENOMEM;
 	r = root_list_dir(pe->root, dir, MAX_SMALL_DIR, &names);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
@@ -268,6 +268,27 @@ static int rocm_variant(struct probe_env *pe, struct snap_node *ollama, const ch
 	} else
 		snap_set_state(v, "arch_targets", FACT_ABSENT, dir, "no libggml-hip.so here");
 	return record_rocblas_targets(pe, v, dir);
+}
+
+/* ollama's ROCm builds below the install directory top (listed as names): every directory
+ * whose name starts with "rocm", as ollama's discovery takes them (isROCmLibraryDir(),
+ * discover/runner.go): lib/ollama/rocm in earlier releases, rocm_v7_2 now (ml/path.go; the
+ * Dockerfile's llama-server-rocm_v7_2 stage installs rocm_v7_2/rocblas/library). */
+static int rocm_variants(struct probe_env *pe, struct snap_node *ollama, const char *top,
+			 char **names)
+{
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *dir = NULL;
+		int r;
+
+		if (!startswith(*n, "rocm"))
+			continue;
+		if (!(dir = path_join(top, *n)))
+			return -ENOMEM;
+		if ((r = rocm_variant(pe, ollama, dir)) < 0)
+			return r;
+	}
+	return 0;
 }
 
 /* The runner of a release before 0.5.8 (runners/rocm<variant>/ollama_llama_server) as *ret,
@@ -344,7 +365,7 @@ static int one_install(struct probe_env *pe, struct snap_node *ollama, const cha
 	}
 	if ((r = variants_below(pe, ollama, top, names, NULL)) < 0 ||
 	    (r = variants_below(pe, ollama, top, names, "runners")) < 0 ||
-	    (r = rocm_variant(pe, ollama, top)) < 0 ||
+	    (r = rocm_variants(pe, ollama, top, names)) < 0 ||
 	    (r = rocm_in_top(pe, ollama, top, names)) < 0)
 		return r;
 	/* a distribution's build: the kernel library in the directory itself */

@@ -32,6 +32,7 @@
 #include "probe-python-internal.h"
 #include "probe/framework-nvjitlink.h"
 #include "probe/framework-siblings.h"
+#include "probe/ldso-conf.h"
 #include "probe/loader.h"
 #include "probe.h"
 #include "shared/macro.h"
@@ -40,7 +41,6 @@
 
 #define MAX_ROWS   32
 #define MAX_COPIES 8
-#define CAP_CONF   ((size_t)1 << 20)
 
 /* A directory where a copy may lie, and why the loader does not search it. */
 struct place {
@@ -91,43 +91,9 @@ static int places_addf(struct places *p, const char *where, const char *a, const
 	return d ? places_add(p, d, where) : -ENOMEM;
 }
 
-/* The absolute directories of /etc/ld.so.conf and /etc/ld.so.conf.d/<name>.conf (ldconfig(8):
- * one directory per line, '#' comments; `include` lines are read through the .d directory). */
-static int conf_dirs(struct probe_env *pe, struct places *p)
+static int add_conf_dir(const char *file, const char *dir, int err, void *userdata)
 {
-	_cleanup_strv_free_ char **names = NULL;
-	_cleanup_strv_free_ char **files = NULL;
-	int r;
-
-	if ((r = strv_push(&files, "/etc/ld.so.conf")) < 0)
-		return r;
-	if (root_list_dir(pe->root, "/etc/ld.so.conf.d", 1024, &names) == 0)
-		STRV_FOREACH(n, names)
-			if (strlen(*n) > 5 && streq(*n + strlen(*n) - 5, ".conf")) {
-				_cleanup_free_ char *f = path_join("/etc/ld.so.conf.d", *n);
-
-				if (!f || (r = strv_push(&files, f)) < 0)
-					return -ENOMEM;
-			}
-	STRV_FOREACH(f, files) {
-		_cleanup_free_ char *text = NULL;
-		char *state = NULL, *line;
-
-		if (root_read_text(pe->root, *f, CAP_CONF, &text) < 0)
-			continue;
-		for (line = strtok_r(text, "\n", &state); line;
-		     line = strtok_r(NULL, "\n", &state)) {
-			char *hash = strchr(line, '#');
-
-			if (hash)
-				*hash = '\0';
-			line += strspn(line, " \t");
-			line[strcspn(line, " \t\r")] = '\0';
-			if (line[0] == '/' && (r = places_add(p, line, "ld.so.conf")) < 0)
-				return r;
-		}
-	}
-	return 0;
+	return dir ? places_add(userdata, dir, "ld.so.conf") : 0; /* unreadable: no place */
 }
 
 /* Every place a copy may lie, once per environment: PATH, the conda environments, the
@@ -168,7 +134,7 @@ static int gather_places(struct py_ctx *c, const struct snap_node *env, struct p
 			    places_addf(p, "CUDA toolkit", t, "targets/x86_64-linux/lib") < 0)
 				return -ENOMEM;
 		}
-	if ((r = conf_dirs(pe, p)) < 0)
+	if ((r = ldso_conf_foreach(pe->root, add_conf_dir, p)) < 0)
 		return r;
 	for (size_t i = 0; i < snap_count(wheels); i++)
 		if ((r = places_add(p, snap_get_str(snap_at(wheels, i), "lib_dir"), "pip wheel")) <

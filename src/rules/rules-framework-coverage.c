@@ -17,6 +17,7 @@
 
 #include "facts/coverage.h"
 #include "rules/rules-internal.h"
+#include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
 
@@ -767,7 +768,7 @@ const char *fw_gpu_coverage_name(enum fw_gpu_coverage c)
 		[FW_GPU_COVERAGE_UNKNOWN] = "unknown",
 	};
 
-	return (size_t)c < sizeof(names) / sizeof(names[0]) ? names[c] : "unknown";
+	return (size_t)c < ARRAY_SIZE(names) ? names[c] : "unknown";
 }
 
 RULE_CHECK(check_fw_no_kernel_image)

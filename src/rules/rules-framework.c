@@ -18,6 +18,7 @@
 
 #include "facts/coverage.h"
 #include "rules/rules-internal.h"
+#include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
 
@@ -580,7 +581,7 @@ static void hide_fix(struct finding *f, const struct gfx_ctx *x, const struct sn
 	struct strbuf keep = STRBUF_INIT, names = STRBUF_INIT;
 	size_t idx = 0;
 
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
 		if (snap_present(snap_child(env, vars[i])))
 			return;
 	for (size_t k = 0; k < snap_count(x->kfd); k++) {

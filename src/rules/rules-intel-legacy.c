@@ -13,6 +13,7 @@
 
 #include "facts/facts-intel.h"
 #include "rules/rules-intel.h"
+#include "shared/macro.h"
 
 /* The compute runtime packages; the third and fourth fields of each version are NEO's build
  * and hotfix: intel-opencl-icd "24.52.32224.5", libze-intel-gpu1 "25.18.33578.6"
@@ -78,10 +79,10 @@ RULE_CHECK(check_intel_compute_runtime_drops_gpu)
 		if (!rule_need_known(c, snap_get_str(g, "bus_id"), "the compute runtime's packages",
 				     pkgs))
 			continue;
-		for (size_t k = 0; k < sizeof(legacy_pkgs) / sizeof(legacy_pkgs[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(legacy_pkgs); k++)
 			if (snap_get_str(pkgs, legacy_pkgs[k]))
 				return; /* the -legacy1 packages drive it */
-		for (size_t k = 0; k < sizeof(runtime_pkgs) / sizeof(runtime_pkgs[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(runtime_pkgs); k++) {
 			const char *v = snap_get_str(pkgs, runtime_pkgs[k]);
 			unsigned build, hotfix;
 			char path[96];

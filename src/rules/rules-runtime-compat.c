@@ -138,6 +138,49 @@ static struct finding *judge_package(struct rule_ctx *c, const struct snap_node 
 		*listed ? listed : "no branch", branch);
 }
 
+/* The fix names what puts the compat directory on the loader path: the LD_LIBRARY_PATH entry
+ * ld.so found it through, or the /etc/ld.so.conf.d files that list it for ldconfig (the
+ * probe's driver.userspace.libcuda.ld_so_conf[]; CUDA images ship 000_cuda_compat.conf, whose
+ * removal and an ldconfig was ggml-org/llama.cpp#23111's fix), else both places in general. */
+static void compat_fix(struct finding *f, const struct snap_node *cu, const char *drv)
+{
+	const char *via = snap_get_str(cu, "found_via") ?: "", *path = snap_get_str(cu, "path");
+	const struct snap_node *conf = snap_get(cu, "ld_so_conf");
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	char files[1024] = "";
+	size_t n = 0;
+
+	if (streq(via, "LD_LIBRARY_PATH") && slash && slash != path) {
+		finding_fix(f,
+			    "# take %.*s off LD_LIBRARY_PATH (where the shell, the service or the "
+			    "image sets it): the driver's own libcuda %s matches its module",
+			    (int)(slash - path), path, drv);
+		return;
+	}
+	for (size_t i = 0; streq(via, "ld.so.cache") && i < snap_count(conf); i++) {
+		const struct snap_node *e = snap_at(conf, i);
+		char key[64];
+
+		if (!snap_str(e))
+			continue;
+		snprintf(key, sizeof(key), "driver.userspace.libcuda.ld_so_conf.%zu", i);
+		finding_fact(f, key, e);
+		n += (size_t)snprintf(files + strlen(files), sizeof(files) - strlen(files), " %s",
+				      snap_str(e));
+	}
+	if (n > 0 && n < sizeof(files)) {
+		finding_fix(f,
+			    "sudo rm%s && sudo ldconfig   # what lists %.*s for ldconfig: the "
+			    "driver's own libcuda %s matches its module",
+			    files, slash ? (int)(slash - path) : 0, path ?: "", drv);
+		return;
+	}
+	finding_fix(f,
+		    "# take %s's directory off LD_LIBRARY_PATH / ld.so.conf.d (or unmount it): "
+		    "the driver's own libcuda %s matches its module",
+		    snap_get_str(cu, "resolved_path") ?: "the compat libcuda", drv);
+}
+
 RULE_CHECK(check_cuda_compat_unsupported)
 {
 	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
@@ -202,10 +245,7 @@ RULE_CHECK(check_cuda_compat_unsupported)
 	finding_fact(f, driver_fact_key(root, fact), fact);
 	finding_fact(f, "environment.LD_LIBRARY_PATH",
 		     snap_get(root, "environment.LD_LIBRARY_PATH"));
-	finding_fix(f,
-		    "# take %s's directory off LD_LIBRARY_PATH / ld.so.conf.d (or unmount it): "
-		    "the driver's own libcuda %s matches its module",
-		    snap_get_str(cu, "resolved_path") ?: "the compat libcuda", drv);
+	compat_fix(f, cu, drv);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "rules/rules-internal.h"
+#include "shared/macro.h"
 
 /* "/dev/nvidia[0-3]" where this node's GPU device files (driver.device_nodes.nvidia_gpus[]:
  * their names) are nvidia0 … nvidia3 in a row, else a comma list of them; "" when there are
@@ -153,7 +154,7 @@ static bool autodetect_known(const char *v)
 		"full", "nvml", "rsmi", "oneapi", "nrt", "nvidia"
 	};
 
-	for (size_t i = 0; i < sizeof(mechanisms) / sizeof(mechanisms[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(mechanisms); i++)
 		if (strcasestr(v, mechanisms[i]))
 			return true;
 	return strcasecmp(v, "off") == 0;

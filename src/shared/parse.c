@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "macro.h"
 #include "parse.h"
 
 /* Accepts the end of the token: NUL, or one '\n' followed by NUL. */
@@ -129,7 +130,7 @@ int parse_bool(const char *s, bool *ret)
 		return -EINVAL;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (strcasecmp(buf, yes[i]) == 0) {
 			*ret = true;
 			return 0;

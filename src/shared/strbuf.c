@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "macro.h"
 #include "strbuf.h"
 
 #define STRBUF_DEFAULT_CAP ((size_t)64 << 20)
@@ -210,7 +211,7 @@ static size_t home_prefix_at(const char *s, const char *p)
 
 	if (p > s && (isalnum((unsigned char)p[-1]) || strchr("_.-~", p[-1])))
 		return 0;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0)
 			return strlen(prefixes[i]);
 	return 0;

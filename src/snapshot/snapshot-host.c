@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/macro.h"
 #include "snapshot-internal.h"
 #include "snapshot.h"
 
@@ -36,7 +37,7 @@ int snapshot_with_host(const struct gpuenv_snapshot *image, const struct gpuenv_
 		goto out;
 	}
 	static const char *const from_target[] = { "hardware", "driver" };
-	for (size_t i = 0; i < sizeof(from_target) / sizeof(from_target[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(from_target); i++) {
 		json_t *v = json_object_get(tj, from_target[i]);
 
 		if (v)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/utf8.h"
 #include "snapshot-internal.h"
@@ -28,7 +29,7 @@ bool snap_section_is_environment(const char *section)
 	/* The judged process's variables, and the loader's copy of LD_LIBRARY_PATH. */
 	static const char *const sections[] = { "environment", "requested", "ld_library_path" };
 
-	for (size_t i = 0; section && i < sizeof(sections) / sizeof(sections[0]); i++)
+	for (size_t i = 0; section && i < ARRAY_SIZE(sections); i++)
 		if (strcmp(section, sections[i]) == 0)
 			return true;
 	return false;
@@ -43,7 +44,7 @@ bool snap_key_is_identifying(const char *section, const char *key)
 	/* A fact in an array has no key: its array's name decides ("device_uuids"). */
 	if (!key)
 		key = section;
-	for (size_t i = 0; key && i < sizeof(words) / sizeof(words[0]); i++)
+	for (size_t i = 0; key && i < ARRAY_SIZE(words); i++)
 		if (strstr(key, words[i]))
 			return true;
 	return false;
@@ -236,7 +237,7 @@ static int load_hex(struct load *l, struct snap_node *f, json_t *o, const char *
 {
 	static const char *const members[] = { "value", "source", "error", "raw" };
 
-	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(members); i++) {
 		char **dst = i == 0 ? &f->str : i == 1 ? &f->source : i == 2 ? &f->error : &f->raw;
 		char key[32], *bytes;
 		json_t *h;

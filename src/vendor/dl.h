@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "shared/elf-note.h"
+#include "shared/macro.h"
 
 #define DL_NAMES_MAX 4
 #define DL_NAME_MAX  64 /* a name and its NUL (dl_resolve() refuses a name that fills it) */
@@ -84,8 +85,8 @@ struct dl_lazy {
 };
 #define DL_LAZY_INIT(so, syms, tbl)                                                                \
 	{                                                                                          \
-		.soname = (so), .symbols = (syms), .n_symbols = sizeof(syms) / sizeof((syms)[0]),  \
-		.table = (tbl), .lock = PTHREAD_MUTEX_INITIALIZER                                  \
+		.soname = (so), .symbols = (syms), .n_symbols = ARRAY_SIZE(syms), .table = (tbl),  \
+		.lock = PTHREAD_MUTEX_INITIALIZER                                                  \
 	}
 /* A binding's symbol list is an X-macro, SYMBOLS(X, table type) calling X(table type, f) for
  * each function f: DL_LAZY_FIELD makes the table's member, DL_LAZY_ENTRY its dl_symbol. */

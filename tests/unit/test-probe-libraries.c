@@ -4,7 +4,8 @@
  * with the real SONAMEs, made with the C compiler; caches written by glibc's
  * `ldconfig -r`): a CUDA forward-compatibility libcuda older than the kernel module first on
  * LD_LIBRARY_PATH, cuDNN 8 and 9 both loadable, pip-wheel libraries beside a system
- * toolkit, and bad input recorded as states: a truncated ld.so.cache, a symlink loop, a file
+ * toolkit, a compat libcuda the cache gives with the ld.so.conf.d file that lists it, and bad
+ * input recorded as states: a truncated ld.so.cache, a symlink loop, a file
  * that is not ELF, an unreadable LD_LIBRARY_PATH directory or multiarch directory (root error
  * injection).
  */
@@ -108,6 +109,81 @@ static void test_compat_first(void **state)
 	assert_string_equal(snap_get_str(r, "driver.userspace.compat_libcuda.0.resolved_path"),
 			    "/usr/local/cuda-12.2/compat/libcuda.so.535.161.08");
 	assert_int_equal(snap_get_state(r, "driver.userspace.libnvidia_ml.path"), FACT_ABSENT);
+	/* Found through LD_LIBRARY_PATH: no ld.so.conf file is what put it first. */
+	assert_null(snap_get(r, "driver.userspace.libcuda.ld_so_conf"));
+}
+
+/* NVIDIA's nvidia/cuda runtime images: cuda-compat's /etc/ld.so.conf.d/000_cuda_compat.conf
+ * names /usr/local/cuda/compat (a link to cuda-12.2), which ldconfig reads first, so the
+ * cache gives the compat libcuda; another .conf file lists the toolkit's lib64 only. */
+static void compat_by_conf(struct probe_fx *f)
+{
+	so(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1");
+	ln(f, "libcuda.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+	so(f, "/usr/local/cuda-12.2/compat/libcuda.so.535.161.08", "libcuda.so.1");
+	ln(f, "libcuda.so.535.161.08", "/usr/local/cuda-12.2/compat/libcuda.so.1");
+	ln(f, "cuda-12.2", "/usr/local/cuda");
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc/ld.so.conf.d %s/usr/local/cuda-12.2/lib64 && "
+				    "printf 'include /etc/ld.so.conf.d/*.conf\n"
+				    "/usr/lib/x86_64-linux-gnu\n' > %s/etc/ld.so.conf && "
+				    "echo '/usr/local/cuda/compat/  # cuda-compat' > "
+				    "%s/etc/ld.so.conf.d/000_cuda_compat.conf && "
+				    "echo /usr/local/cuda/lib64 > %s/etc/ld.so.conf.d/cuda.conf",
+				    f->dir, f->dir, f->dir, f->dir, f->dir),
+			 0);
+}
+
+static void test_compat_listed_by_conf(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *conf;
+
+	CHECK_TOOLS();
+	compat_by_conf(f);
+	r = run(f, NULL, NULL);
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.found_via"), "ld.so.cache");
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.version"), "535.161.08");
+	conf = snap_get(r, "driver.userspace.libcuda.ld_so_conf");
+	assert_int_equal(snap_count(conf), 1);
+	assert_string_equal(snap_str(snap_at(conf, 0)), "/etc/ld.so.conf.d/000_cuda_compat.conf");
+	assert_string_equal(snap_source(snap_at(conf, 0)),
+			    "/etc/ld.so.conf.d/000_cuda_compat.conf");
+	/* The system libcuda is no compat copy: nothing is looked up for it. */
+	assert_null(snap_get(r, "driver.userspace.libnvidia_ml.ld_so_conf"));
+}
+
+/* The conf file that would tell cannot be read: which file lists the directory is not known. */
+static void test_compat_conf_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	CHECK_TOOLS();
+	compat_by_conf(f);
+	r = run(f, NULL, "/etc/ld.so.conf.d/000_cuda_compat.conf=EACCES");
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.found_via"), "ld.so.cache");
+	assert_int_equal(snap_get_state(r, "driver.userspace.libcuda.ld_so_conf"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(r, "driver.userspace.libcuda.ld_so_conf")),
+			    "/etc/ld.so.conf.d/000_cuda_compat.conf");
+}
+
+/* A cache made before the conf file was removed (ldconfig not rerun): no file lists it. */
+static void test_compat_conf_gone(void **state)
+{
+	struct probe_fx *f = *state;
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
+	const struct snap_node *r;
+
+	CHECK_TOOLS();
+	compat_by_conf(f);
+	assert_int_equal(
+		tmptree_sh("%s -r %s 2>/dev/null && rm %s/etc/ld.so.conf.d/000_cuda_compat.conf",
+			   ldconfig, f->dir, f->dir),
+		0);
+	probe_fx_open(f, &o);
+	r = probe_fx_run(f, probe_libraries);
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.version"), "535.161.08");
+	assert_int_equal(snap_get_state(r, "driver.userspace.libcuda.ld_so_conf"), FACT_ABSENT);
 }
 
 /* cuDNN 8 from the system, cuDNN 9 from a toolkit on LD_LIBRARY_PATH, a pip wheel's cudart
@@ -300,6 +376,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_compat_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compat_listed_by_conf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compat_conf_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compat_conf_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_families, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_layout_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),

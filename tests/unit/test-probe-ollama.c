@@ -4,11 +4,13 @@
  * dir, one per layout ollama has shipped: the Linux tarball's lib/ollama/cuda_v12 and cuda_v13
  * (0.5.8 and later, CMakePresets.json and its install rules), the runners/ of the releases
  * before 0.5.8, Arch Linux's /usr/lib/ollama/libggml-cuda.so built against the system's CUDA,
- * and lib/ollama/rocm with ROCm's rocblas/library (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR;
- * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
+ * and lib/ollama/rocm (rocm_v7_2, cuda_jetpack6 in newer releases) with ROCm's rocblas/library
+ * (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR; ollama's GetSupportedGFX() reads the
+ * TensileLibrary_lazy_<gfx>.dat names); a directory that
  * cannot be listed is recorded as such, never as "no variant". The service's environment
  * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, the files
- * EnvironmentFile= names (hostile ones included), whether the unit is enabled, what the files
+ * EnvironmentFile= names (hostile ones included), whether the unit is enabled (a link in any
+ * unit directory's .wants/ or .requires/, one to /dev/null masking), what the files
  * cannot tell. The ROCm of releases before 0.5.8 (rocblas/library in lib/ollama itself).
  */
 #include <errno.h>
@@ -182,6 +184,37 @@ static void test_rocm_rocblas_targets(void **state)
 	assert_int_equal(snap_count(t), 2);
 	assert_string_equal(snap_get_str(snap_at(t, 0), "gfx"), "gfx1030");
 	assert_string_equal(snap_get_str(snap_at(t, 1), "gfx"), "gfx90a");
+}
+
+/* Newer releases: lib/ollama/rocm_v7_2 (the Dockerfile's llama-server-rocm_v7_2 stage), and
+ * the arm64 tarball's cuda_jetpack6 beside cuda_v13; a file named rocm* is no build. */
+static void test_versioned_dirs(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v, *t;
+
+	puts_(f, "/usr/local/lib/ollama/rocm_v7_2/libggml-hip.so", "");
+	puts_(f, "/usr/local/lib/ollama/rocm_v7_2/rocblas/library/TensileLibrary_lazy_gfx1100.dat",
+	      "");
+	puts_(f, "/usr/local/lib/ollama/rocm-notes.txt", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v13/libggml-cuda.so", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_jetpack6/libggml-cuda.so", "");
+	puts_(f, "/usr/local/lib/ollama/mlx_cuda_v13/libmlx.so", "");
+	ol = run(f, NULL);
+	assert_int_equal(snap_count(snap_get(ol, "rocm_variants")), 1);
+	v = snap_at(snap_get(ol, "rocm_variants"), 0);
+	assert_string_equal(snap_get_str(v, "dir"), "/usr/local/lib/ollama/rocm_v7_2");
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/rocm_v7_2/libggml-hip.so");
+	t = snap_get(v, "rocblas_targets");
+	assert_int_equal(snap_count(t), 1);
+	assert_string_equal(snap_get_str(snap_at(t, 0), "gfx"), "gfx1100");
+	assert_int_equal(snap_count(snap_get(ol, "cuda_variants")), 2);
+	assert_non_null(variant(ol, "cuda_v13"));
+	v = variant(ol, "cuda_jetpack6");
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/cuda_jetpack6/libggml-cuda.so");
 }
 
 /* A rocm/ without rocblas/library: absent (ollama does not use it), not an empty list. */
@@ -424,6 +457,68 @@ static void test_service_enabled(void **state)
 	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_UNREADABLE);
 }
 
+/* A link in the .wants/ of the runtime directory (`systemctl enable --runtime`). */
+static void test_service_enabled_run(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/run/systemd/system/multi-user.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/run/systemd/system/multi-user.target.wants/ollama.service");
+}
+
+/* Enabled statically by a package, in /usr/lib/systemd/system or Debian's /lib; a link that
+ * cannot be looked at elsewhere does not hide it. */
+static void test_service_enabled_vendor(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/lib/systemd/system/multi-user.target.requires/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/lib/systemd/system/multi-user.target.requires/ollama.service");
+	puts_(f, "/usr/lib/systemd/system/multi-user.target.wants/ollama.service", "");
+	puts_(f, "/etc/systemd/system/multi-user.target.wants/sshd.service", "");
+	ol = run(f, "/etc/systemd/system/multi-user.target.wants=EACCES");
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/usr/lib/systemd/system/multi-user.target.wants/ollama.service");
+}
+
+/* A link to /dev/null in /etc masks the package's link of the same target; another target's
+ * link still enables the unit. */
+static void test_service_enabled_masked(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/usr/lib/systemd/system/multi-user.target.wants/ollama.service", "");
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc/systemd/system/multi-user.target.wants && "
+				    "ln -s /dev/null "
+				    "%s/etc/systemd/system/multi-user.target.wants/ollama.service",
+				    f->dir, f->dir),
+			 0);
+	ol = run(f, NULL);
+	assert_false(snap_get_bool_default(ol, "service_enabled", true));
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_PRESENT);
+	puts_(f, "/usr/lib/systemd/system/graphical.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/usr/lib/systemd/system/graphical.target.wants/ollama.service");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rocm_rocblas_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_before_058, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_without_rocblas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_install_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_drop_ins, setup, teardown),
@@ -441,6 +537,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_service_cannot_tell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_environment_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_enabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_vendor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled_masked, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -266,6 +266,26 @@ static void test_cuda_compat(void **state)
 	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
 	    "older than the kernel module 550.54.15");
 	NO(s, "runtime.library-shadowed"); /* reported once, by its own rule */
+	/* The fix names what put the compat directory first: not known, both places. */
+	FIX(s, "runtime.cuda-compat-unsupported", "off LD_LIBRARY_PATH / ld.so.conf.d");
+	snap_set_str(l, "found_via", "LD_LIBRARY_PATH", "/usr/local/cuda-12.2/compat");
+	FIX(s, "runtime.cuda-compat-unsupported",
+	    "# take /usr/local/cuda-12.2/compat off LD_LIBRARY_PATH (");
+	/* Through the cache, with the ld.so.conf.d file(s) that list its directory. */
+	snap_set_str(l, "found_via", "ld.so.cache", "/etc/ld.so.cache");
+	snap_append_str(snap_array(l, "ld_so_conf"), "/etc/ld.so.conf.d/000_cuda_compat.conf",
+			"/etc/ld.so.conf.d/000_cuda_compat.conf");
+	FIX(s, "runtime.cuda-compat-unsupported",
+	    "sudo rm /etc/ld.so.conf.d/000_cuda_compat.conf && sudo ldconfig   # what lists "
+	    "/usr/local/cuda-12.2/compat for ldconfig");
+	snap_append_str(snap_array(l, "ld_so_conf"), "/etc/ld.so.conf.d/zz-compat.conf",
+			"/etc/ld.so.conf.d/zz-compat.conf");
+	FIX(s, "runtime.cuda-compat-unsupported",
+	    "sudo rm /etc/ld.so.conf.d/000_cuda_compat.conf /etc/ld.so.conf.d/zz-compat.conf && ");
+	/* Which file lists it could not be told (unreadable): the general fix. */
+	snap_set_errno(l, "ld_so_conf", -EACCES, "/etc/ld.so.conf.d/000_cuda_compat.conf");
+	FIX(s, "runtime.cuda-compat-unsupported", "off LD_LIBRARY_PATH / ld.so.conf.d");
+	snap_set_str(l, "found_via", "default", "/usr/lib/x86_64-linux-gnu");
 	/* Newer compat on a data-center GPU over a branch NVIDIA's table does not list for its
 	 * package (cuda-compat-13-0 on R550, end of life): not a supported target, a warning. */
 	snap_set_str(l, "version", "580.95.05", "x");
