@@ -38,8 +38,9 @@ RULE_CHECK(check_rocm_wsl_dxg_detection_unset)
 	 * is driver.wsl-no-gpu-paravirtualization's */
 	if (!on_wsl2(root, NULL) || !snap_get_bool_default(root, "host.wsl.dxg_device", false))
 		return;
-	if (!(rocm = amd_chosen_rocm(root)) || !needs_dxg_detection(rv = snap_get_str(rocm,
-										     "version")))
+	rocm = amd_chosen_rocm(root);
+	rv = snap_get_str(rocm, "version");
+	if (!needs_dxg_detection(rv))
 		return;
 	if (!rule_need_known(c, NULL, "the process's environment", envn))
 		return;
@@ -69,6 +70,44 @@ RULE_CHECK(check_rocm_wsl_dxg_detection_unset)
 	if (v)
 		finding_fact(f, "environment.HSA_ENABLE_DXG_DETECTION",
 			     snap_get(root, "environment.HSA_ENABLE_DXG_DETECTION"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/* ---- runtime.rocm-wsl-librocdxg-not-found ------------------------------------------------ */
+
+/* librocdxg installed at /opt/rocm/lib (runtime.rocm_wsl, probe/rocm-wsl.c) where the dynamic
+ * loader does not find it: ROCr's dlopen("librocdxg.so") fails, whatever ROCm release (an
+ * /opt/rocm-X.Y.Z or a venv's wheels) loads it (ROCm/librocdxg#46). */
+RULE_CHECK(check_rocm_wsl_librocdxg_not_found)
+{
+	const struct snap_node *o = snap_get(root, "runtime.rocm_wsl");
+	const struct snap_node *lib = snap_child(o, "librocdxg");
+	const struct snap_node *file = snap_child(o, "librocdxg_file");
+	const struct snap_node *path = snap_child(lib, "path");
+	struct finding *f;
+
+	if (!o || !on_wsl2(root, NULL))
+		return; /* written only where /dev/dxg is a character device */
+	if (!rule_need_known(c, NULL, "/opt/rocm/lib/librocdxg.so", file) || !snap_present(file))
+		return;
+	if (snap_child(lib, "undetermined")) {
+		rule_need_known(c, NULL, "the dynamic loader's search for librocdxg.so",
+				snap_child(lib, "undetermined"));
+		return;
+	}
+	if (!rule_need_known(c, NULL, "the dynamic loader's search for librocdxg.so", path) ||
+	    snap_present(path))
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "WSL2: librocdxg, ROCm's bridge to /dev/dxg, is installed at %s, but the "
+			 "dynamic loader does not find librocdxg.so (not on LD_LIBRARY_PATH, not "
+			 "in ld.so.cache): ROCm says \"Cannot load librocdxg.so\" and finds no GPU",
+			 snap_str(file));
+	finding_fact(f, "runtime.rocm_wsl.librocdxg_file", file);
+	finding_fact(f, "runtime.rocm_wsl.librocdxg.path", path);
+	finding_fact(f, "environment.LD_LIBRARY_PATH",
+		     snap_get(root, "environment.LD_LIBRARY_PATH"));
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

@@ -611,6 +611,35 @@ static void test_rocm_wsl_dxg_detection(void **state)
 	}
 }
 
+/* WSL2 (ROCm/librocdxg#46): librocdxg in /opt/rocm/lib, which the loader's search misses. */
+static void test_rocm_wsl_librocdxg(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *o = snap_object(node(s, "runtime"), "rocm_wsl");
+	struct snap_node *lib = snap_object(o, "librocdxg");
+
+	(void)state;
+	snap_set_str(o, "librocdxg_file", "/opt/rocm/lib/librocdxg.so", "/opt/rocm/lib");
+	snap_set_state(lib, "path", FACT_ABSENT, "ld.so search", "not found");
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found"); /* not WSL2 */
+	set_release(s, "6.6.114.1-microsoft-standard-WSL2");
+	YES(s, "runtime.rocm-wsl-librocdxg-not-found", GPUENV_SEVERITY_ERROR,
+	    "is installed at /opt/rocm/lib/librocdxg.so, but the dynamic loader does not find "
+	    "librocdxg.so");
+	/* the loader's search could not be told: skipped, never a pass */
+	snap_set_errno(lib, "path", -EACCES, "/etc/ld.so.cache");
+	SKIPPED(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snap_set_str(lib, "path", "/opt/rocm/lib/librocdxg.so", "/etc/ld.so.cache");
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found");
+	/* no librocdxg at /opt/rocm/lib: nothing this rule knows to be misplaced */
+	snap_set_state(lib, "path", FACT_ABSENT, "ld.so search", "not found");
+	snap_set_state(o, "librocdxg_file", FACT_ABSENT, "/opt/rocm/lib/librocdxg.so", NULL);
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snap_set_errno(o, "librocdxg_file", -EACCES, "/opt/rocm");
+	SKIPPED(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snapshot_unref(s);
+}
+
 /* ollama's unit (framework.ollama.service_*): an enabled service never reads a startup file
  * the judged shell read; a unit not enabled leaves a hand-started `ollama serve` without what
  * only the unit sets (ollama/ollama#8679). */
@@ -1354,6 +1383,7 @@ int main(void)
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_override_not_inherited_ollama),
 		cmocka_unit_test(test_rocm_wsl_dxg_detection),
+		cmocka_unit_test(test_rocm_wsl_librocdxg),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_loader_gives),
 		cmocka_unit_test(test_kernel_too_old),

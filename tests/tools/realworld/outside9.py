@@ -9,7 +9,9 @@ from realworld.wsl import DXG, gpu_pv_adapter
 
 TOPIC = "outside9"
 FIXTURES = ("rw-wsl2-r9700-rocm721-dxg-detection-unset-unsloth-9729",
-            "wsl2-r9700-rocm721-dxg-detection-set")
+            "wsl2-r9700-rocm721-dxg-detection-set",
+            "rw-wsl2-rocm713-venv-librocdxg-not-cached-librocdxg-46",
+            "wsl2-rocm713-venv-librocdxg-ldconfig")
 
 URL_9729 = "https://github.com/unslothai/unsloth/issues/9729"
 AMD_34 = "https://github.com/ROCm/librocdxg/issues/34"
@@ -38,12 +40,13 @@ SRC_9729 = (
     "PATH and HOME")
 
 
-def wsl_rocm(name):
-    """WSL2 on an AMD Windows driver with AMD's ROCm 7.2.1 packages. Returns (dst, root)."""
+def wsl_base(name, kernel, os_release):
+    """A WSL2 distribution with /usr/lib/wsl/lib as an AMD Windows driver's host gives it
+    (Microsoft's libraries only) and WSL's ld.so configuration. Returns (dst, root)."""
     dst, root = fresh(name)
-    w(root, "proc/sys/kernel/osrelease", WSL_KERNEL + "\n")
+    w(root, "proc/sys/kernel/osrelease", kernel + "\n")
     w(root, "proc/modules", "")
-    w(root, "etc/os-release", ubuntu_os_release("24.04.2", "Noble Numbat", "noble"))
+    w(root, "etc/os-release", os_release)
     w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
     w(root, "etc/ld.so.conf.d/ld.wsl.conf", WSL_LD_CONF)
     w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
@@ -51,6 +54,12 @@ def wsl_rocm(name):
     for f in ("libdxcore.so", "libd3d12.so", "libd3d12core.so"):
         so(root, f"usr/lib/wsl/lib/{f}", f)
     gpu_pv_adapter(root)
+    return dst, root
+
+
+def wsl_rocm(name):
+    """WSL2 on an AMD Windows driver with AMD's ROCm 7.2.1 packages. Returns (dst, root)."""
+    dst, root = wsl_base(name, WSL_KERNEL, ubuntu_os_release("24.04.2", "Noble Numbat", "noble"))
     rocm = "opt/rocm-7.2.1"
     w(root, f"{rocm}/.info/version", "7.2.1-81\n")
     for base, soname, full in (("libhsa-runtime64.so", "libhsa-runtime64.so.1",
@@ -99,6 +108,72 @@ def dxg_detection_set():
     ldso_cache(dst)
 
 
+URL_46 = "https://github.com/ROCm/librocdxg/issues/46"
+FIX_47 = "https://github.com/ROCm/librocdxg/pull/47"
+KERNEL_46 = "6.6.114.1-microsoft-standard-WSL2"
+SRC_46 = (
+    f"Rebuilt from {URL_46} (title: 'ROCm 7.13 unabe to detect librocdxg.so in python virtual "
+    "environment'; pasted: `python -m torch.utils.collect_env` in a venv printing 'Cannot "
+    "load librocdxg.so, failed:librocdxg.so: cannot open shared object file: No such file or "
+    "directory', 'GetExportAddress failed: .../.venv/lib/python3.14/site-packages/"
+    "_rocm_sdk_core/lib/libhsa-runtime64.so.1: undefined symbol: hsaKmtOpenKFD', 'PyTorch "
+    "version: 2.11.0+rocm7.13.0', 'OS: Ubuntu 26.04 LTS (x86_64)', 'Python platform: "
+    f"Linux-{KERNEL_46}-x86_64-with-glibc2.43', 'Is CUDA available: False'; AMD's answer: "
+    "'it's caused by the `ldconfig` cache not being refreshed after installation, so the "
+    f"loader can't find the newly installed libraries. This has been fixed in #47' ({FIX_47}: "
+    "'Write x86_64-libhsakmt.conf during binary component install so ldconfig picks up "
+    "librocdxg'), the workaround 'export LD_LIBRARY_PATH=/opt/rocm/lib:$LD_LIBRARY_PATH'; the "
+    "reporter: 'issue is resolved with latest `develop`'); the kernel release is the "
+    "report's; not in the report and placeholders: Ubuntu 26.04's os-release (its release "
+    "name), librocdxg's file /opt/rocm/lib/librocdxg.so (where its make install puts it, "
+    "#47's registered directory) with the SONAME librocdxg.so (the name ROCr opens), the "
+    "venv with torch and TheRock's _rocm_sdk_core wheels left out (no probe reads those "
+    "wheels; what fails is the loader's search, below them), /usr/lib/wsl/lib, WSL's ld.so "
+    "configuration, the GPU-PV adapter and /dev/dxg as the other fixtures of this topic have "
+    "them, PATH and HOME")
+
+
+def librocdxg(name, registered):
+    dst, root = wsl_base(name, KERNEL_46, ubuntu_os_release("26.04", "Resolute Raccoon",
+                                                           "resolute"))
+    so(root, "opt/rocm/lib/librocdxg.so", "librocdxg.so")
+    if registered:
+        w(root, "etc/ld.so.conf.d/x86_64-libhsakmt.conf", "/opt/rocm/lib\n")
+    return dst, root
+
+
+def librocdxg_not_cached():
+    dst, _ = librocdxg(FIXTURES[2], False)
+    ini(dst, TOPIC,
+        "WSL2 (Ubuntu 26.04) with torch 2.11.0+rocm7.13.0 in a venv and librocdxg built and "
+        "installed at /opt/rocm/lib, which no ld.so.conf.d file lists: ROCr's dlopen of "
+        "librocdxg.so, its bridge to /dev/dxg, fails ('Cannot load librocdxg.so') and torch "
+        "finds no GPU",
+        SRC_46, ENV,
+        real_world(URL_46,
+                   "Cannot load librocdxg.so, failed:librocdxg.so: cannot open shared object "
+                   "file: No such file or directory",
+                   "librocdxg was installed in /opt/rocm/lib but the ldconfig cache was not "
+                   "refreshed (no ld.so.conf.d file lists the directory), so the loader cannot "
+                   "find it (AMD; fixed by librocdxg#47)",
+                   "runtime.rocm-wsl-librocdxg-not-found", "runtime", "yes"),
+        DXG)
+    ldso_cache(dst)
+
+
+def librocdxg_registered():
+    dst, _ = librocdxg(FIXTURES[3], True)
+    ini(dst, TOPIC,
+        "The rw-wsl2-rocm713-venv-librocdxg-not-cached-librocdxg-46 machine after librocdxg#47's "
+        "make install: /etc/ld.so.conf.d/x86_64-libhsakmt.conf lists /opt/rocm/lib and "
+        "ldconfig has cached librocdxg.so (the negative of "
+        "runtime.rocm-wsl-librocdxg-not-found)",
+        SRC_46 + f"; the ld.so.conf.d file as {FIX_47} writes it", ENV, "", DXG)
+    ldso_cache(dst)
+
+
 def write():
     dxg_detection_unset()
     dxg_detection_set()
+    librocdxg_not_cached()
+    librocdxg_registered()
