@@ -122,6 +122,12 @@ int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s)
 	if (env_get(pe->env, "SLURM_JOB_ID"))
 		snap_set_str(envn, "SLURM_JOB_ID", env_get(pe->env, "SLURM_JOB_ID"),
 			     probe_env_source(pe, "SLURM_JOB_ID"));
+	/* ROCr's switch for WSL2's /dev/dxg (ROCm 7.2 to 7.12, rules-amd-wsl.c): recorded only
+	 * where set, as only a WSL2 distribution with AMD's ROCm has a use for it */
+	if (env_get(pe->env, "HSA_ENABLE_DXG_DETECTION"))
+		snap_set_str(envn, "HSA_ENABLE_DXG_DETECTION",
+			     env_get(pe->env, "HSA_ENABLE_DXG_DETECTION"),
+			     probe_env_source(pe, "HSA_ENABLE_DXG_DETECTION"));
 	probe_profiles(pe, envn);
 	return snapshot_error(s);
 }

@@ -27,6 +27,7 @@
 #include "shared/strv.h"
 #include "formats/toolkit-parse.h"
 #include "probe/rocm-loader.h"
+#include "probe/rocm-wsl.h"
 
 #define MAX_ROCM	16
 #define MAX_DIR_ENTRIES 65536u
@@ -495,5 +496,8 @@ int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s)
 	 * (asked only where a release is installed). */
 	if (!err && d.n > 0)
 		err = rocm_loader_pick(pe, rt, arr);
+	/* WSL2's bridge, which a venv's ROCm (no release here) needs too */
+	if (!err)
+		err = rocm_wsl_probe(pe, rt);
 	return err ? err : snapshot_error(s);
 }

@@ -117,6 +117,10 @@ static void chain_driver(struct gpuenv_doctor *d, const struct snap_node *root,
 	} else if (amd_kfd_gfx(root, NULL)) {
 		v->driver = diagnosis_strdupf(d, "amdgpu (kernel %s)", rel ?: "?");
 		v->driver_source = diagnosis_strdupf(d, "/sys/class/kfd/kfd/topology/nodes");
+	} else if (on_wsl2(root, NULL)) {
+		/* WSL2 loads no amdgpu, nor should it: the Windows host's driver has the GPU */
+		v->driver = diagnosis_strdupf(d, "the Windows host's (WSL2)");
+		v->driver_source = diagnosis_strdupf(d, "/proc/sys/kernel/osrelease, /dev/dxg");
 	} else {
 		v->driver = diagnosis_strdupf(d, "amdgpu not loaded");
 		v->driver_source = diagnosis_strdupf(d, "/proc/modules, /sys/module/amdgpu");
@@ -136,6 +140,15 @@ static bool kfd_link(struct gpuenv_doctor *d, const struct snap_node *root, cons
 {
 	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
 
+	if (snap_kind(kfd) != SNAP_ARRAY && on_wsl2(root, NULL) &&
+	    snap_get_bool_default(root, "host.wsl.dxg_device", false)) {
+		/* WSL2 has no KFD: ROCm 7.2 and later reach the GPU through /dev/dxg and librocdxg
+		 * (rules-amd-wsl.c), which no probe enumerates */
+		ret->state = LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(d, "WSL2: no KFD; ROCm reaches the GPU through "
+						"/dev/dxg (librocdxg), whose GPUs are not read");
+		return true;
+	}
 	if (snap_kind(kfd) != SNAP_ARRAY) {
 		char buf[160];
 

@@ -543,6 +543,8 @@ struct facts_amdgpu_kernel;
 const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
 							 const struct snap_node *gpu);
 RULE_CHECK(check_override_not_inherited);
+RULE_CHECK(check_rocm_wsl_dxg_detection_unset);
+RULE_CHECK(check_rocm_wsl_librocdxg_not_found);
 RULE_CHECK(check_visible_devices_none);
 RULE_CHECK(check_slurm_nvml_autodetect_unbuilt);
 RULE_CHECK(check_slurm_gres_file_missing);

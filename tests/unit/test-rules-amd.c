@@ -573,6 +573,73 @@ static void test_override_not_inherited(void **state)
 	snapshot_unref(s);
 }
 
+/* WSL2 (ROCm/librocdxg#34, unslothai/unsloth#9729): ROCm 7.2 to 7.12 reach /dev/dxg only with
+ * HSA_ENABLE_DXG_DETECTION=1; neither 6.x's WSL runtime nor 7.13 needs it. */
+static void test_rocm_wsl_dxg_detection(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *wsl;
+
+	(void)state;
+	rocm(s, "7.2.1-81");
+	node(s, "environment");
+	NO(s, "runtime.rocm-wsl-dxg-detection-unset"); /* not WSL2 */
+	set_release(s, "6.6.87.2-microsoft-standard-WSL2");
+	wsl = snap_object(node(s, "host"), "wsl");
+	snap_set_bool(wsl, "dxg_device", false, "/dev/dxg");
+	NO(s, "runtime.rocm-wsl-dxg-detection-unset"); /* no /dev/dxg: another rule's */
+	snap_set_bool(wsl, "dxg_device", true, "/dev/dxg");
+	YES(s, "runtime.rocm-wsl-dxg-detection-unset", GPUENV_SEVERITY_ERROR,
+	    "WSL2 with ROCm 7.2.1-81: its runtime (ROCr) looks for the GPU through /dev/dxg only "
+	    "with HSA_ENABLE_DXG_DETECTION=1, which the environment lacks");
+	env(s, "HSA_ENABLE_DXG_DETECTION", "0");
+	YES(s, "runtime.rocm-wsl-dxg-detection-unset", GPUENV_SEVERITY_ERROR,
+	    "which the environment sets to another value");
+	env(s, "HSA_ENABLE_DXG_DETECTION", "1");
+	NO(s, "runtime.rocm-wsl-dxg-detection-unset");
+	snapshot_unref(s);
+
+	/* 6.4's WSL runtime and 7.13 need no variable */
+	for (size_t i = 0; i < 2; i++) {
+		s = base();
+		rocm(s, i ? "7.13.0" : "6.4.1");
+		node(s, "environment");
+		set_release(s, "6.6.87.2-microsoft-standard-WSL2");
+		snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", true, "/dev/dxg");
+		NO(s, "runtime.rocm-wsl-dxg-detection-unset");
+		snapshot_unref(s);
+	}
+}
+
+/* WSL2 (ROCm/librocdxg#46): librocdxg in /opt/rocm/lib, which the loader's search misses. */
+static void test_rocm_wsl_librocdxg(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *o = snap_object(node(s, "runtime"), "rocm_wsl");
+	struct snap_node *lib = snap_object(o, "librocdxg");
+
+	(void)state;
+	snap_set_str(o, "librocdxg_file", "/opt/rocm/lib/librocdxg.so", "/opt/rocm/lib");
+	snap_set_state(lib, "path", FACT_ABSENT, "ld.so search", "not found");
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found"); /* not WSL2 */
+	set_release(s, "6.6.114.1-microsoft-standard-WSL2");
+	YES(s, "runtime.rocm-wsl-librocdxg-not-found", GPUENV_SEVERITY_ERROR,
+	    "is installed at /opt/rocm/lib/librocdxg.so, but the dynamic loader does not find "
+	    "librocdxg.so");
+	/* the loader's search could not be told: skipped, never a pass */
+	snap_set_errno(lib, "path", -EACCES, "/etc/ld.so.cache");
+	SKIPPED(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snap_set_str(lib, "path", "/opt/rocm/lib/librocdxg.so", "/etc/ld.so.cache");
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found");
+	/* no librocdxg at /opt/rocm/lib: nothing this rule knows to be misplaced */
+	snap_set_state(lib, "path", FACT_ABSENT, "ld.so search", "not found");
+	snap_set_state(o, "librocdxg_file", FACT_ABSENT, "/opt/rocm/lib/librocdxg.so", NULL);
+	NO(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snap_set_errno(o, "librocdxg_file", -EACCES, "/opt/rocm");
+	SKIPPED(s, "runtime.rocm-wsl-librocdxg-not-found");
+	snapshot_unref(s);
+}
+
 /* ollama's unit (framework.ollama.service_*): an enabled service never reads a startup file
  * the judged shell read; a unit not enabled leaves a hand-started `ollama serve` without what
  * only the unit sets (ollama/ollama#8679). */
@@ -1315,6 +1382,8 @@ int main(void)
 		cmocka_unit_test(test_kmd_userspace_kernel_amdgpu),
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_override_not_inherited_ollama),
+		cmocka_unit_test(test_rocm_wsl_dxg_detection),
+		cmocka_unit_test(test_rocm_wsl_librocdxg),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_loader_gives),
 		cmocka_unit_test(test_kernel_too_old),
