@@ -662,7 +662,7 @@ static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, i
 	static const char *const files[] = { "/etc/default/kubelet", "/etc/sysconfig/kubelet",
 					     "/var/lib/kubelet/kubeadm-flags.env",
 					     "/var/lib/kubelet/config.yaml" };
-	char ep[KUBE_ENDPOINT_MAX];
+	char ep[KUBE_ENDPOINT_MAX], why[256];
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		_cleanup_free_ char *text = NULL;
@@ -685,18 +685,23 @@ static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, i
 			snap_set_errno(kl, "runtime_endpoint", r, files[i]);
 			return;
 		}
-		r = i == ARRAY_SIZE(files) - 1
-			    ? kube_yaml_endpoint(text, len, "containerRuntimeEndpoint", ep,
-						 sizeof(ep))
-			    : kube_flag_endpoint(text, len, ep, sizeof(ep));
+		if (i == ARRAY_SIZE(files) - 1) {
+			r = kube_yaml_endpoint(text, len, "containerRuntimeEndpoint", ep,
+					       sizeof(ep), why, sizeof(why));
+			if (r == -ENOMEM)
+				return;
+		} else {
+			r = kube_flag_endpoint(text, len, ep, sizeof(ep));
+			snprintf(why, sizeof(why), "%s",
+				 r == -E2BIG ? "the endpoint is too long"
+					     : "a quote is not closed");
+		}
 		if (r > 0) {
 			snap_set_str(kl, "runtime_endpoint", ep, files[i]);
 			return;
 		}
 		if (r < 0) {
-			snap_set_malformed(kl, "runtime_endpoint", NULL, files[i],
-					   r == -E2BIG ? "the endpoint is too long"
-						       : "a quote is not closed");
+			snap_set_malformed(kl, "runtime_endpoint", NULL, files[i], why);
 			return;
 		}
 	}
@@ -711,9 +716,9 @@ static void probe_crictl(struct probe_env *pe, struct snap_node *host)
 	static const char path[] = "/etc/crictl.yaml";
 	_cleanup_free_ char *text = NULL;
 	struct snap_node *cc;
-	char ep[KUBE_ENDPOINT_MAX];
+	char ep[KUBE_ENDPOINT_MAX], why[256];
 	size_t len;
-	int r = root_read_file(pe->root, path, 1 << 20, &text, &len);
+	int r = root_read_file(pe->root, path, KUBE_YAML_MAX_INPUT, &text, &len);
 
 	if (r == -ENOENT || r == -ENOTDIR)
 		return;
@@ -722,15 +727,13 @@ static void probe_crictl(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(cc, "runtime_endpoint", r, path);
 		return;
 	}
-	r = kube_yaml_endpoint(text, len, "runtime-endpoint", ep, sizeof(ep));
+	r = kube_yaml_endpoint(text, len, "runtime-endpoint", ep, sizeof(ep), why, sizeof(why));
 	if (r > 0)
 		snap_set_str(cc, "runtime_endpoint", ep, path);
 	else if (r == 0)
 		snap_set_state(cc, "runtime_endpoint", FACT_ABSENT, path, "not set");
-	else
-		snap_set_malformed(cc, "runtime_endpoint", NULL, path,
-				   r == -E2BIG ? "the endpoint is too long"
-					       : "a quote is not closed");
+	else if (r != -ENOMEM)
+		snap_set_malformed(cc, "runtime_endpoint", NULL, path, why);
 }
 
 /* The resources device plugins registered with this node's kubelet: the device manager's

@@ -509,6 +509,21 @@ static void test_host_kubelet_endpoint(void **state)
 	r = run_fresh(f, probe_container_host);
 	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
 			    "unix:///var/run/containerd/containerd.sock");
+	/* the JSON form kubelet reads too; a key given twice is not told */
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "{\"kind\":\"KubeletConfiguration\",\"apiVersion\":\"kubelet.config.k8s.io/v1beta1\","
+	    "\"containerRuntimeEndpoint\":\"unix:///run/crio/crio.sock\"}\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/crio/crio.sock");
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n"
+	    "containerRuntimeEndpoint: unix:///var/run/containerd/containerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"),
+			 FACT_MALFORMED);
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "containerRuntimeEndpoint: unix:///var/run/containerd/containerd.sock\n");
 	put(f, "/var/lib/kubelet/kubeadm-flags.env",
 	    "KUBELET_KUBEADM_ARGS=\"--container-runtime-endpoint=unix:///var/run/cri-dockerd.sock "
 	    "--pod-infra-container-image=registry.k8s.io/pause:3.9\"\n");
