@@ -5,9 +5,13 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <yaml.h>
 
 #include "formats/kube-endpoint.h"
+#include "formats/yaml-walk.h"
+#include "shared/macro.h"
 
 #define FLAG "--container-runtime-endpoint"
 
@@ -90,40 +94,89 @@ int kube_flag_endpoint(const char *text, size_t len, char *buf, size_t size)
 	return found;
 }
 
-int kube_yaml_endpoint(const char *text, size_t len, const char *key, char *buf, size_t size)
+/* Whether a plain scalar is YAML's null (YAML 1.1/1.2 core schema, as go-yaml resolves it):
+ * the key is then as good as not set. */
+static bool yaml_null(const yaml_node_t *n)
 {
-	const char *end, *nul = memchr(text, '\0', len);
-	size_t k = strlen(key);
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(nulls); i++)
+		if (streq((const char *)n->data.scalar.value, nulls[i]))
+			return true;
+	return false;
+}
+
+/* The key's value node in the top-level mapping root (NULL: not there); -EBADMSG for a key
+ * given twice or one a merge key ("<<") may set. */
+static int find_key(struct yaml_walk *w, yaml_node_t *root, const char *key, yaml_node_t **ret)
+{
+	unsigned first = 0;
+	bool merge = false;
+	int r;
+
+	*ret = NULL;
+	YAML_FOREACH_PAIR(p, root)
+	{
+		const char *k;
+		yaml_node_t *v;
+
+		if ((r = yaml_walk_pair(w, p, "the top-level mapping", &k, &v)) < 0)
+			return r;
+		merge |= streq(k, "<<");
+		if (!streq(k, key))
+			continue;
+		/* kubelet decodes strictly, and on a strict decoding error (a duplicate field)
+		 * warns and decodes again leniently (kubernetes/kubernetes#83204); crictl's
+		 * go-yaml v3 refuses the file ("mapping key … already defined"). Which value a
+		 * lenient decoder keeps is not told here. */
+		if (*ret)
+			return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+					     "%s is given twice (lines %u and %u)", key, first,
+					     yaml_walk_line(v));
+		*ret = v;
+		first = yaml_walk_line(v);
+	}
+	/* go-yaml applies "<<" merge keys, libyaml does not: the merged mapping may set it */
+	if (!*ret && merge)
+		return yaml_walk_err(w, 0, -EBADMSG, "a merge key (<<) may set %s", key);
+	return 0;
+}
+
+int kube_yaml_endpoint(const char *text, size_t len, const char *key, char *buf, size_t size,
+		       char *why, size_t whylen)
+{
+	struct yaml_error err = { 0 };
+	struct yaml_walk w = { .err = &err,
+			       .max_nodes = KUBE_YAML_MAX_NODES,
+			       .max_items = KUBE_YAML_MAX_NODES,
+			       .max_text = KUBE_YAML_MAX_TEXT,
+			       .allow_aliases = true };
+	const char *nul = memchr(text, '\0', len), *v;
+	yaml_node_t *root, *n = NULL;
+	int r;
 
 	if (nul)
 		len = (size_t)(nul - text);
-	for (const char *s = text; s < text + len; s = end + 1) {
-		const char *v, *e;
-
-		end = memchr(s, '\n', (size_t)(text + len - s));
-		if (!end)
-			end = text + len;
-		if ((size_t)(end - s) <= k || memcmp(s, key, k) != 0)
-			continue;
-		for (v = s + k; v < end && blank(*v); v++)
-			;
-		if (v == end || *v != ':')
-			continue;
-		for (v++; v < end && blank(*v); v++)
-			;
-		if (v < end && (*v == '"' || *v == '\'')) {
-			const char *q = memchr(v + 1, *v, (size_t)(end - v - 1));
-
-			if (!q)
-				return -EINVAL;
-			return put(buf, size, v + 1, (size_t)(q - v - 1));
-		}
-		/* a plain scalar: up to a comment (" #") or the line's end, blanks trimmed */
-		for (e = v; e < end && *e != '\r' && !(*e == '#' && e > v && blank(e[-1])); e++)
-			;
-		while (e > v && blank(e[-1]))
-			e--;
-		return put(buf, size, v, (size_t)(e - v));
+	r = yaml_walk_load(&w, text, len, KUBE_YAML_MAX_INPUT, KUBE_YAML_MAX_DEPTH, &root);
+	if (r < 0)
+		goto out;
+	if (root && root->type == YAML_MAPPING_NODE)
+		r = find_key(&w, root, key, &n);
+	else if (root)
+		r = yaml_walk_kind(&w, root, YAML_MAPPING_NODE, "the document");
+	if (r >= 0 && n && n->type == YAML_SCALAR_NODE && yaml_null(n))
+		n = NULL;
+	if (r >= 0 && n && (r = yaml_walk_scalar(&w, n, key, &v)) >= 0) {
+		r = put(buf, size, v, n->data.scalar.length);
+		if (r == -E2BIG)
+			yaml_walk_err(&w, yaml_walk_line(n), r, "%s is longer than %zu bytes", key,
+				      size - 1);
 	}
-	return 0;
+	yaml_walk_done(&w);
+out:
+	if (r < 0 && r != -ENOMEM && why)
+		snprintf(why, whylen, "%s", err.why[0] ? err.why : "not read");
+	return r;
 }

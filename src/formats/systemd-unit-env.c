@@ -8,6 +8,7 @@
  */
 #include "formats/systemd-unit-env.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "shared/parse.h"
@@ -270,6 +271,25 @@ static void environment_file(struct unit_env *e, const char *s, const char *end,
 	f->path[k] = '\0';
 }
 
+/* The value of one ExecStart= line (config_parse_exec(): an empty one resets the list). */
+static void exec_start(struct unit_env *e, const char *s, const char *end, unsigned file,
+		       uint64_t line)
+{
+	const size_t n = (size_t)(end - s);
+
+	if (s == end) {
+		e->execs = 0;
+		e->exec[0] = '\0';
+		return;
+	}
+	e->execs++;
+	/* a joined line is at most UNIT_LINE_MAX bytes: it fits */
+	memcpy(e->exec, s, n < sizeof(e->exec) ? n : sizeof(e->exec) - 1);
+	e->exec[n < sizeof(e->exec) ? n : sizeof(e->exec) - 1] = '\0';
+	e->exec_file = file;
+	e->exec_line = line;
+}
+
 static const char *strip(const char *s, const char **end)
 {
 	while (s < *end && is_blank(*s))
@@ -306,6 +326,8 @@ static void one_line(struct unit_env *e, const char *s, const char *end, bool *s
 		environment(e, eq, end, file, line);
 	else if (key_is(s, kend, "EnvironmentFile"))
 		environment_file(e, eq, end, file, line);
+	else if (key_is(s, kend, "ExecStart"))
+		exec_start(e, eq, end, file, line);
 }
 
 /* An odd number of backslashes ends [s, end): the line goes on. */
@@ -385,4 +407,81 @@ const struct unit_env_var *unit_env_get(const struct unit_env *e, const char *na
 		if (strcmp(e->v[i].name, name) == 0)
 			return &e->v[i];
 	return NULL;
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Appends [s, s + n) to buf at *k; false when it does not fit. */
+static bool append(char *buf, size_t size, size_t *k, const char *s, size_t n)
+{
+	if (n >= size - *k) {
+		memcpy(buf + *k, s, size - *k - 1);
+		*k = size - 1;
+		return false;
+	}
+	memcpy(buf + *k, s, n);
+	*k += n;
+	return true;
+}
+
+int unit_env_expand(const struct unit_env *e, const char *cmd, char *buf, size_t size,
+		    void (*used)(void *userdata, const struct unit_env_var *v, size_t at,
+				 size_t end),
+		    void *userdata)
+{
+	size_t k = 0;
+	bool ok = true;
+
+	if (!size)
+		return -E2BIG;
+	for (const char *p = cmd; *p && ok;) {
+		const char *name = NULL, *after = NULL;
+		size_t n = 0;
+
+		if (p[0] == '$' && p[1] == '$') {
+			ok = append(buf, size, &k, "$", 1);
+			p += 2;
+			continue;
+		}
+		if (p[0] == '$' && p[1] == '{') {
+			const char *close = strchr(p + 2, '}');
+
+			if (close) {
+				name = p + 2;
+				n = (size_t)(close - name);
+				after = close + 1;
+			}
+		} else if (p[0] == '$' && (p == cmd || is_blank(p[-1]))) {
+			/* "$NAME" as a word of its own */
+			for (n = 0; name_char(p[1 + n]); n++)
+				;
+			if (n && (!p[1 + n] || is_blank(p[1 + n]))) {
+				name = p + 1;
+				after = p + 1 + n;
+			}
+		}
+		if (!name) {
+			ok = append(buf, size, &k, p, 1);
+			p++;
+			continue;
+		}
+		for (size_t i = 0; i < e->n; i++) {
+			const struct unit_env_var *v = &e->v[i];
+			const size_t at = k;
+
+			if (strlen(v->name) != n || strncmp(v->name, name, n) != 0)
+				continue;
+			ok = append(buf, size, &k, v->value, strlen(v->value));
+			if (used)
+				used(userdata, v, at, k);
+			break;
+		}
+		p = after;
+	}
+	buf[k] = '\0';
+	return ok ? 0 : -E2BIG;
 }

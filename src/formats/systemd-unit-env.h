@@ -16,6 +16,10 @@
  *   The paths are kept in order; the caller reads the files (systemd-env-file.h) and applies
  *   them after every Environment= line with unit_env_assign(): "Settings from these files
  *   override settings made with Environment=" (systemd.exec(5)).
+ * - systemd.service(5), [Service] ExecStart=: the command line, kept as written (joined);
+ *   an empty one resets the list, and more than one in force is refused unless Type=oneshot.
+ *   unit_env_expand() replaces its variables as "Command lines" says: "${NAME}" anywhere,
+ *   "$NAME" as a word of its own (split at blanks when run), "$$" a "$"; an unset one is empty.
  * A unit and its drop-ins are parsed in systemd's order into one struct unit_env: the last
  * assignment of a name wins. Fuzzed by tests/fuzz/fuzz-systemd-unit-env.c.
  */
@@ -27,7 +31,7 @@
 
 #define UNIT_ENV_MAX	   64u	 /* variables kept */
 #define UNIT_ENV_NAME_MAX  64u	 /* bytes of a name, NUL included; longer names are dropped */
-#define UNIT_ENV_VALUE_MAX 256u	 /* bytes of a value kept, NUL included */
+#define UNIT_ENV_VALUE_MAX 2048u /* bytes of a value kept, NUL included (kubelet's flags) */
 #define UNIT_LINE_MAX	   8192u /* bytes of a joined line read; a longer one is left out */
 #define UNIT_ENV_FILES_MAX 8u	 /* EnvironmentFile= paths kept; further ones only counted */
 
@@ -57,6 +61,10 @@ struct unit_env {
 	uint64_t bad_line;
 	uint64_t env_files; /* EnvironmentFile= settings in force (an empty one resets) */
 	struct unit_env_file files[UNIT_ENV_FILES_MAX]; /* the first of them, in order */
+	uint64_t execs;		  /* ExecStart= lines in force (an empty one resets) */
+	char exec[UNIT_LINE_MAX]; /* the last of them, as written */
+	unsigned exec_file;	  /* where it is */
+	uint64_t exec_line;
 };
 
 /* Applies the [Service] Environment= and EnvironmentFile= lines of one file to *ret (which the
@@ -68,3 +76,10 @@ void unit_env_assign(struct unit_env *e, const char *name, const char *value, un
 		     uint64_t line);
 /* The variable name, or NULL when no line sets it. */
 const struct unit_env_var *unit_env_get(const struct unit_env *e, const char *name);
+/* The command line cmd with e's variables replaced, into buf; used (unless NULL) is called for
+ * each variable set that was replaced, with the bytes [at, end) of buf its value took.
+ * 0, -E2BIG when the result does not fit in size (buf then holds a prefix). */
+int unit_env_expand(const struct unit_env *e, const char *cmd, char *buf, size_t size,
+		    void (*used)(void *userdata, const struct unit_env_var *v, size_t at,
+				 size_t end),
+		    void *userdata);

@@ -142,10 +142,12 @@ static int yaml_problem(struct yaml_walk *w, const yaml_parser_t *y)
 int yaml_walk_load(struct yaml_walk *w, const char *data, size_t len, size_t max_input,
 		   unsigned max_depth, yaml_node_t **ret_root)
 {
-	/* Nothing in these schemas needs an alias; refusing them defuses alias bombs. */
+	/* Nothing in the checked schemas needs an alias; refusing them defuses alias bombs.
+	 * Where they are allowed, libyaml's tree refers to the anchor's node (nothing is
+	 * copied) and each alias counts against max_nodes. */
 	const struct yaml_caps caps = { .max_depth = max_depth,
 					.max_nodes = w->max_nodes,
-					.refuse_aliases = true };
+					.refuse_aliases = !w->allow_aliases };
 	yaml_parser_t y;
 	char why[200];
 	unsigned line;

@@ -5,7 +5,8 @@
  * event-stream caps of yaml-caps.h first, then walk the tree with a node budget, and say
  * what is wrong with the 1-based line of the offending node ("line 7: driver.branches: 'abc'
  * is not a driver branch"). Unknown keys are errors in these files, never ignored: a
- * misspelt key would otherwise silently drop what it meant to require.
+ * misspelt key would otherwise silently drop what it meant to require. kube-endpoint.c looks
+ * up one key of kubelet's and crictl's files with it (other keys are theirs, not checked).
  */
 #pragma once
 
@@ -28,6 +29,7 @@ struct yaml_walk {
 	unsigned max_items; /* entries of one list or mapping */
 	unsigned max_text;  /* bytes of one scalar */
 	const char *schema; /* "a policy key (docs/policy.md)": what an unknown key is not */
+	bool allow_aliases; /* a format whose programs read aliases: each counts as a node */
 };
 
 /* Sets err (line, then the message) and returns r. */
@@ -35,7 +37,8 @@ int yaml_walk_err(struct yaml_walk *w, unsigned line, int r, const char *fmt, ..
 
 /*
  * Loads one YAML document of at most max_input bytes into w->doc: no NUL byte, the event
- * caps (depth, node count, one document, no alias) checked before the tree is built.
+ * caps (depth, node count, one document, no alias unless allowed) checked before the tree is
+ * built.
  * 0 with *ret_root the root node (NULL: an empty document); -E2BIG, -EBADMSG with w->err
  * set; -ENOMEM. On success the caller ends with yaml_walk_done().
  */

@@ -42,7 +42,9 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -51,6 +53,7 @@
 #include "formats/cdi-spec.h"
 #include "formats/kube-endpoint.h"
 #include "probe.h"
+#include "service-unit.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
@@ -667,20 +670,148 @@ static void probe_k3s(struct probe_env *pe, char **dirs, struct snap_node *host)
 
 /* ---- kubelet: its runtime endpoint and device plugins ----------------------------- */
 
+#define KUBELET_CONFIG "/var/lib/kubelet/config.yaml"
+
+/* Where the last --container-runtime-endpoint of kubelet's expanded command line came from:
+ * the variable whose value holds it, else the ExecStart= line itself. */
+struct kubelet_cmd {
+	size_t flag_at; /* where the last flag name begins in the expanded line */
+	const struct unit_env_var *from;
+	bool unknown; /* a variable used is cut short or holds a systemd specifier */
+};
+
+static void kubelet_var_used(void *userdata, const struct unit_env_var *v, size_t at, size_t end)
+{
+	struct kubelet_cmd *c = userdata;
+
+	if (v->truncated || v->expands)
+		c->unknown = true;
+	if (c->flag_at >= at && c->flag_at < end)
+		c->from = v;
+}
+
+static size_t last_flag(const char *s)
+{
+	static const char flag[] = "--container-runtime-endpoint";
+	size_t at = SIZE_MAX;
+
+	for (const char *p = s; (p = strstr(p, flag)); p++)
+		at = (size_t)(p - s);
+	return at;
+}
+
+/* kubelet's command line where systemd starts it: the last ExecStart= of kubelet.service and
+ * its drop-ins with the variables of their Environment= and EnvironmentFile= lines replaced.
+ * kubeadm's drop-in (kubernetes.io "Configuring each kubelet in your cluster using kubeadm",
+ * "The kubelet drop-in file for systemd"; kubernetes/release cmd/krel/templates/…/
+ * 10-kubeadm.conf) resets ExecStart= to "/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS
+ * $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS", the last two from
+ * EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env and -/etc/default/kubelet (or
+ * /etc/sysconfig/kubelet); other installers put the flag on ExecStart= or in an Environment=.
+ * The last --container-runtime-endpoint wins (spf13/pflag). 1 where the fact was recorded,
+ * 0 where the command line names none (config.yaml then decides), -ENOENT without a unit,
+ * -ENOMEM. */
+static int kubelet_unit_endpoint(struct probe_env *pe, struct snap_node *kl)
+{
+	_cleanup_strv_free_ char **paths = NULL;
+	_cleanup_free_ char *bad = NULL, *line = NULL;
+	struct service_unknown u = { 0 };
+	struct kubelet_cmd c = { 0 };
+	struct unit_env *e;
+	char ep[KUBE_ENDPOINT_MAX], src[4200];
+	const size_t line_max = UNIT_LINE_MAX + UNIT_ENV_MAX * UNIT_ENV_VALUE_MAX;
+	unsigned no = 0;
+	int r = service_unit_files(pe, "kubelet.service", &paths, &bad);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		snap_set_errno(kl, "runtime_endpoint", r, bad);
+		return 1;
+	}
+	if (!paths)
+		return -ENOENT;
+	if (!(e = calloc(1, sizeof(*e))))
+		return -ENOMEM;
+	STRV_FOREACH(p, paths) {
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+
+		r = root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len);
+		if (r < 0) {
+			if (r != -ENOMEM)
+				snap_set_errno(kl, "runtime_endpoint", r, *p);
+			free(e);
+			return r == -ENOMEM ? r : 1;
+		}
+		unit_env_parse(text, len, no++, e);
+	}
+	if ((r = service_env_files(pe, e, &paths, &u)) < 0 || !(line = malloc(line_max))) {
+		free(e);
+		return -ENOMEM;
+	}
+	snprintf(src, sizeof(src), "%s:%llu", paths[e->exec_file],
+		 (unsigned long long)e->exec_line);
+	if (u.any)
+		snap_set_state(kl, "runtime_endpoint", FACT_UNPROBED, u.src, u.why);
+	else if (e->bad_lines) {
+		snprintf(src, sizeof(src), "%s:%llu", paths[e->bad_file],
+			 (unsigned long long)e->bad_line);
+		snap_set_malformed(kl, "runtime_endpoint", NULL, src,
+				   "an Environment= line systemd may read otherwise");
+	} else if (e->execs != 1)
+		snap_set_malformed(kl, "runtime_endpoint", NULL, e->execs ? src : paths[0],
+				   e->execs ? "more than one ExecStart= (systemd starts only a "
+					      "Type=oneshot service so)"
+					    : "no ExecStart= (systemd does not start the service)");
+	else {
+		/* the flag's place first, then the variable that put it there */
+		r = unit_env_expand(e, e->exec, line, line_max, NULL, NULL);
+		if (r == 0) {
+			c.flag_at = last_flag(line);
+			r = unit_env_expand(e, e->exec, line, line_max, kubelet_var_used, &c);
+		}
+		if (c.from)
+			snprintf(src, sizeof(src), "%s:%llu", paths[c.from->file],
+				 (unsigned long long)c.from->line);
+		r = r < 0 ? r : kube_flag_endpoint(line, strlen(line), ep, sizeof(ep));
+		if (r == 0 && !c.unknown) {
+			free(e);
+			return 0;
+		}
+		if (c.unknown)
+			snap_set_state(kl, "runtime_endpoint", FACT_UNPROBED, src,
+				       "a variable of ExecStart= is longer than read or holds a "
+				       "systemd specifier");
+		else if (r > 0)
+			snap_set_str(kl, "runtime_endpoint", ep, src);
+		else if (r < 0)
+			snap_set_malformed(kl, "runtime_endpoint", NULL, src,
+					   r == -E2BIG ? "the command line or endpoint is too long"
+						       : "a quote is not closed");
+	}
+	free(e);
+	return 1;
+}
+
 /* The container runtime kubelet is told to use (what decides whether containerd's CRI plugin
- * runs this node's pods): the --container-runtime-endpoint flag in the environment files of
- * its service, the users' last (/etc/default/kubelet, /etc/sysconfig/kubelet: KUBELET_EXTRA_ARGS
- * comes last on kubeadm's ExecStart line), then kubeadm's, then the config file kubeadm
- * writes (containerRuntimeEndpoint, Kubernetes 1.27 and later). A file that could not be read
+ * runs this node's pods). Where systemd starts kubelet, its unit's command line
+ * (kubelet_unit_endpoint()), else config.yaml. Without a unit file (another service manager,
+ * a copied tree), the flag files kubeadm's drop-in reads: the users' last (/etc/default/kubelet,
+ * /etc/sysconfig/kubelet: KUBELET_EXTRA_ARGS comes last on kubeadm's ExecStart line), then
+ * kubeadm's, then the config file kubeadm writes (containerRuntimeEndpoint, Kubernetes 1.27
+ * and later; the path kubeadm's --config names, not another). A file that could not be read
  * might name it: the fact is that file's error, not the next file's answer. */
 static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, int lib_err)
 {
 	static const char *const files[] = { "/etc/default/kubelet", "/etc/sysconfig/kubelet",
-					     "/var/lib/kubelet/kubeadm-flags.env",
-					     "/var/lib/kubelet/config.yaml" };
-	char ep[KUBE_ENDPOINT_MAX];
+					     "/var/lib/kubelet/kubeadm-flags.env", KUBELET_CONFIG };
+	char ep[KUBE_ENDPOINT_MAX], why[256];
+	int unit = kubelet_unit_endpoint(pe, kl);
 
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+	if (unit == 1 || unit == -ENOMEM)
+		return;
+	for (size_t i = unit == 0 ? ARRAY_SIZE(files) - 1 : 0; i < ARRAY_SIZE(files); i++) {
 		_cleanup_free_ char *text = NULL;
 		size_t len;
 		int r;
@@ -701,23 +832,34 @@ static void probe_kubelet_endpoint(struct probe_env *pe, struct snap_node *kl, i
 			snap_set_errno(kl, "runtime_endpoint", r, files[i]);
 			return;
 		}
-		r = i == ARRAY_SIZE(files) - 1
-			    ? kube_yaml_endpoint(text, len, "containerRuntimeEndpoint", ep,
-						 sizeof(ep))
-			    : kube_flag_endpoint(text, len, ep, sizeof(ep));
+		if (i == ARRAY_SIZE(files) - 1) {
+			r = kube_yaml_endpoint(text, len, "containerRuntimeEndpoint", ep,
+					       sizeof(ep), why, sizeof(why));
+			if (r == -ENOMEM)
+				return;
+		} else {
+			r = kube_flag_endpoint(text, len, ep, sizeof(ep));
+			snprintf(why, sizeof(why), "%s",
+				 r == -E2BIG ? "the endpoint is too long"
+					     : "a quote is not closed");
+		}
 		if (r > 0) {
 			snap_set_str(kl, "runtime_endpoint", ep, files[i]);
 			return;
 		}
 		if (r < 0) {
-			snap_set_malformed(kl, "runtime_endpoint", NULL, files[i],
-					   r == -E2BIG ? "the endpoint is too long"
-						       : "a quote is not closed");
+			snap_set_malformed(kl, "runtime_endpoint", NULL, files[i], why);
 			return;
 		}
 	}
-	snap_set_state(kl, "runtime_endpoint", FACT_ABSENT, "/var/lib/kubelet",
-		       "no kubelet flag file or config.yaml names it (kubelet's default applies)");
+	if (unit == 0)
+		snap_set_state(kl, "runtime_endpoint", FACT_ABSENT, KUBELET_CONFIG,
+			       "neither kubelet.service's command line nor config.yaml names it "
+			       "(kubelet's default applies)");
+	else
+		snap_set_state(kl, "runtime_endpoint", FACT_ABSENT, "/var/lib/kubelet",
+			       "no kubelet flag file or config.yaml names it (kubelet's default "
+			       "applies)");
 }
 
 /* crictl's runtime endpoint (/etc/crictl.yaml, kubernetes-sigs/cri-tools docs/crictl.md);
@@ -727,9 +869,9 @@ static void probe_crictl(struct probe_env *pe, struct snap_node *host)
 	static const char path[] = "/etc/crictl.yaml";
 	_cleanup_free_ char *text = NULL;
 	struct snap_node *cc;
-	char ep[KUBE_ENDPOINT_MAX];
+	char ep[KUBE_ENDPOINT_MAX], why[256];
 	size_t len;
-	int r = root_read_file(pe->root, path, 1 << 20, &text, &len);
+	int r = root_read_file(pe->root, path, KUBE_YAML_MAX_INPUT, &text, &len);
 
 	if (r == -ENOENT || r == -ENOTDIR)
 		return;
@@ -738,15 +880,13 @@ static void probe_crictl(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(cc, "runtime_endpoint", r, path);
 		return;
 	}
-	r = kube_yaml_endpoint(text, len, "runtime-endpoint", ep, sizeof(ep));
+	r = kube_yaml_endpoint(text, len, "runtime-endpoint", ep, sizeof(ep), why, sizeof(why));
 	if (r > 0)
 		snap_set_str(cc, "runtime_endpoint", ep, path);
 	else if (r == 0)
 		snap_set_state(cc, "runtime_endpoint", FACT_ABSENT, path, "not set");
-	else
-		snap_set_malformed(cc, "runtime_endpoint", NULL, path,
-				   r == -E2BIG ? "the endpoint is too long"
-					       : "a quote is not closed");
+	else if (r != -ENOMEM)
+		snap_set_malformed(cc, "runtime_endpoint", NULL, path, why);
 }
 
 /* The resources device plugins registered with this node's kubelet: the device manager's

@@ -509,6 +509,21 @@ static void test_host_kubelet_endpoint(void **state)
 	r = run_fresh(f, probe_container_host);
 	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
 			    "unix:///var/run/containerd/containerd.sock");
+	/* the JSON form kubelet reads too; a key given twice is not told */
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "{\"kind\":\"KubeletConfiguration\",\"apiVersion\":\"kubelet.config.k8s.io/v1beta1\","
+	    "\"containerRuntimeEndpoint\":\"unix:///run/crio/crio.sock\"}\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/crio/crio.sock");
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n"
+	    "containerRuntimeEndpoint: unix:///var/run/containerd/containerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"),
+			 FACT_MALFORMED);
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "containerRuntimeEndpoint: unix:///var/run/containerd/containerd.sock\n");
 	put(f, "/var/lib/kubelet/kubeadm-flags.env",
 	    "KUBELET_KUBEADM_ARGS=\"--container-runtime-endpoint=unix:///var/run/cri-dockerd.sock "
 	    "--pod-infra-container-image=registry.k8s.io/pause:3.9\"\n");
@@ -537,6 +552,98 @@ static void test_host_kubelet_endpoint(void **state)
 			 FACT_MALFORMED);
 }
 
+/* kubelet started by systemd: its unit's command line with the drop-ins' and environment
+ * files' variables (kubeadm's 10-kubeadm.conf), a same-named drop-in of /etc hiding /usr/lib's,
+ * later drop-ins overriding ExecStart= and Environment=, two ExecStart= refused, config.yaml
+ * where the command line names none; a flag file the unit does not read is not kubelet's. */
+static void test_host_kubelet_unit(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+	char path[TMPTREE_DIR_MAX + 32];
+
+	put(f, "/usr/bin/kubelet", "");
+	assert_int_equal(chmod(tmptree_path(path, sizeof(path), f->dir, "/usr/bin/kubelet"), 0755),
+			 0);
+	put(f, "/usr/lib/systemd/system/kubelet.service",
+	    "[Unit]\nDescription=kubelet: The Kubernetes Node Agent\n\n[Service]\n"
+	    "ExecStart=/usr/bin/kubelet\nRestart=always\n");
+	put(f, "/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf",
+	    "# Note: This dropin only works with kubeadm and kubelet v1.11+\n[Service]\n"
+	    "Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/"
+	    "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n"
+	    "Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n"
+	    "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n"
+	    "EnvironmentFile=-/etc/default/kubelet\n"
+	    "ExecStart=\n"
+	    "ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+	    "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS\n");
+	put(f, "/var/lib/kubelet/config.yaml",
+	    "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+	    "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n");
+	put(f, "/var/lib/kubelet/kubeadm-flags.env",
+	    "KUBELET_KUBEADM_ARGS=\"--container-runtime-endpoint=unix:///var/run/containerd/"
+	    "containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.9\"\n");
+	/* not named by this drop-in (RPM's names it): not kubelet's */
+	put(f, "/etc/sysconfig/kubelet",
+	    "KUBELET_EXTRA_ARGS=--container-runtime-endpoint=unix:///var/run/cri-dockerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///var/run/containerd/containerd.sock");
+	assert_string_equal(snap_source(snap_get(r, "container.host.kubelet.runtime_endpoint")),
+			    "/var/lib/kubelet/kubeadm-flags.env:1");
+	/* KUBELET_EXTRA_ARGS comes last on the line */
+	put(f, "/etc/default/kubelet",
+	    "KUBELET_EXTRA_ARGS='--container-runtime-endpoint unix:///run/crio/crio.sock'\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/crio/crio.sock");
+	assert_string_equal(snap_source(snap_get(r, "container.host.kubelet.runtime_endpoint")),
+			    "/etc/default/kubelet:1");
+	/* /etc's 10-kubeadm.conf hides /usr/lib's: the flag on ExecStart= itself */
+	put(f, "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf",
+	    "[Service]\nExecStart=\n"
+	    "ExecStart=/usr/bin/kubelet --container-runtime-endpoint=unix:///var/run/"
+	    "cri-dockerd.sock\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///var/run/cri-dockerd.sock");
+	assert_string_equal(snap_source(snap_get(r, "container.host.kubelet.runtime_endpoint")),
+			    "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf:3");
+	/* a later drop-in (lexical order across the directories) sets it in an Environment= */
+	put(f, "/run/systemd/system/kubelet.service.d/20-runtime.conf",
+	    "[Service]\nEnvironment=\"RT=--container-runtime-endpoint=unix:///run/k3s/containerd/"
+	    "containerd.sock\"\nExecStart=\nExecStart=/usr/bin/kubelet \\\n  $RT\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/k3s/containerd/containerd.sock");
+	assert_string_equal(snap_source(snap_get(r, "container.host.kubelet.runtime_endpoint")),
+			    "/run/systemd/system/kubelet.service.d/20-runtime.conf:2");
+	/* a second ExecStart= without a reset: systemd refuses the unit */
+	put(f, "/etc/systemd/system/kubelet.service.d/30-second.conf",
+	    "[Service]\nExecStart=/usr/bin/kubelet\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"),
+			 FACT_MALFORMED);
+	/* no flag on the command line: config.yaml decides, the flag files are not read */
+	put(f, "/etc/systemd/system/kubelet.service.d/30-second.conf",
+	    "[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --v=2\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.kubelet.runtime_endpoint"),
+			    "unix:///run/crio/crio.sock");
+	assert_string_equal(snap_source(snap_get(r, "container.host.kubelet.runtime_endpoint")),
+			    "/var/lib/kubelet/config.yaml");
+	put(f, "/var/lib/kubelet/config.yaml", "kind: KubeletConfiguration\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"), FACT_ABSENT);
+	/* an EnvironmentFile= without "-" that is missing: systemd does not start it */
+	put(f, "/etc/systemd/system/kubelet.service.d/30-second.conf",
+	    "[Service]\nEnvironmentFile=/etc/kubelet.env\n");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.kubelet.runtime_endpoint"),
+			 FACT_UNPROBED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +658,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_cgroups_dev_char, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_rootless_k3s, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_kubelet_endpoint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_kubelet_unit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

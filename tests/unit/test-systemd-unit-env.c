@@ -3,8 +3,10 @@
  * formats/systemd-unit-env: a service's Environment= from its unit and drop-ins as systemd
  * reads them (systemd.syntax(7), systemd.exec(5)): sections, quotes and C escapes, a line
  * continued with a backslash, the reset by an empty Environment=, a later file overriding
- * an earlier one, syntax errors, EnvironmentFile=, specifiers, NUL, the cap.
+ * an earlier one, syntax errors, EnvironmentFile=, specifiers, NUL, the cap; ExecStart= (the
+ * reset by an empty one, kubeadm's drop-in) and its variables replaced (systemd.service(5)).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,6 +202,90 @@ static void test_cap_and_lengths(void **state)
 	assert_int_equal(env.bad_line, 3);
 }
 
+static struct used_var {
+	char name[UNIT_ENV_NAME_MAX];
+	size_t at, end;
+} used_vars[8];
+static size_t n_used;
+
+static void used(void *userdata, const struct unit_env_var *v, size_t at, size_t end)
+{
+	(void)userdata;
+	assert_true(n_used < 8);
+	snprintf(used_vars[n_used].name, sizeof(used_vars[n_used].name), "%s", v->name);
+	used_vars[n_used].at = at;
+	used_vars[n_used++].end = end;
+}
+
+static void test_exec_start(void **state)
+{
+	/* the kubelet package's unit, then kubeadm's drop-in 10-kubeadm.conf (kubernetes.io
+	 * "Configuring each kubelet in your cluster using kubeadm") */
+	static const char unit[] = "[Unit]\nDescription=kubelet: The Kubernetes Node Agent\n"
+				   "[Service]\nExecStart=/usr/bin/kubelet\nRestart=always\n";
+	static const char drop_in[] =
+		"[Service]\n"
+		"Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/"
+		"bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n"
+		"Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n"
+		"EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n"
+		"EnvironmentFile=-/etc/default/kubelet\n"
+		"ExecStart=\n"
+		"ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+		"$KUBELET_KUBEADM_ARGS \\\n  $KUBELET_EXTRA_ARGS\n";
+	static const char twice[] = "[Service]\nExecStart=/bin/true\n";
+	char buf[512], small[24];
+
+	(void)state;
+	memset(&env, 0, sizeof(env));
+	unit_env_parse(unit, sizeof(unit) - 1, 0, &env);
+	assert_int_equal(env.execs, 1);
+	assert_string_equal(env.exec, "/usr/bin/kubelet");
+	unit_env_parse(drop_in, sizeof(drop_in) - 1, 1, &env);
+	assert_int_equal(env.execs, 1);
+	assert_int_equal(env.exec_file, 1);
+	assert_int_equal(env.exec_line, 7);
+	assert_string_equal(env.exec,
+			    "/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+			    "$KUBELET_KUBEADM_ARGS    $KUBELET_EXTRA_ARGS");
+	unit_env_assign(&env, "KUBELET_KUBEADM_ARGS",
+			"--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock",
+			2, 1);
+	n_used = 0;
+	assert_int_equal(unit_env_expand(&env, env.exec, buf, sizeof(buf), used, NULL), 0);
+	assert_string_equal(buf,
+			    "/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/"
+			    "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf "
+			    "--config=/var/lib/kubelet/config.yaml --container-runtime-endpoint="
+			    "unix:///var/run/containerd/containerd.sock    ");
+	/* the unset KUBELET_EXTRA_ARGS is empty, and not reported */
+	assert_int_equal(n_used, 3);
+	assert_string_equal(used_vars[2].name, "KUBELET_KUBEADM_ARGS");
+	assert_memory_equal(buf + used_vars[2].at, "--container-runtime-endpoint", 28);
+	assert_int_equal(used_vars[2].end - used_vars[2].at, strlen(value("KUBELET_KUBEADM_ARGS")));
+	/* "${NAME}" inside a word, "$NAME" inside one is left, "$$" is "$" */
+	n_used = 0;
+	assert_int_equal(unit_env_expand(&env,
+					 "a --x=${KUBELET_CONFIG_ARGS}! --y=$KUBELET_CONFIG_ARGS "
+					 "$$HOME ${UNSET} ${open",
+					 buf, sizeof(buf), used, NULL),
+			 0);
+	assert_string_equal(buf, "a --x=--config=/var/lib/kubelet/config.yaml! "
+				 "--y=$KUBELET_CONFIG_ARGS $HOME  ${open");
+	assert_int_equal(n_used, 1);
+	/* too long for the buffer: a prefix, and said */
+	assert_int_equal(unit_env_expand(&env, env.exec, small, sizeof(small), NULL, NULL), -E2BIG);
+	assert_string_equal(small, "/usr/bin/kubelet --boot");
+	/* a second ExecStart= without a reset: systemd refuses it but for Type=oneshot */
+	unit_env_parse(twice, sizeof(twice) - 1, 3, &env);
+	assert_int_equal(env.execs, 2);
+	assert_string_equal(env.exec, "/bin/true");
+	/* ExecStart= of another section is not the service's */
+	memset(&env, 0, sizeof(env));
+	unit_env_parse("[Unit]\nExecStart=/bin/x\n", 23, 0, &env);
+	assert_int_equal(env.execs, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_reset_errors_sections),
 		cmocka_unit_test(test_environment_files),
 		cmocka_unit_test(test_cap_and_lengths),
+		cmocka_unit_test(test_exec_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
