@@ -12,7 +12,8 @@ FIXTURES = ("rw-torch113-cublas-wheel-old-cublaslt-on-path",
             "rw-torch113-cublas-wheel-cublaslt-path-unset")
 
 URL = "https://github.com/pytorch/pytorch/pull/174320"
-HOME = "/home/ubuntu"
+# the report's /home/ubuntu, written /home/user (tests/tools/check-private-refs.py)
+HOME = "/home/user"
 SITE = f"{HOME}/.local/lib/python3.8/site-packages"
 PASTED = (f"OSError: {SITE}/torch/lib/../../nvidia/cublas/lib/libcublas.so.11: undefined "
           "symbol: cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11")
@@ -64,12 +65,13 @@ def tree(name, ld_library_path):
     return dst, variables
 
 
-SOURCE = (f"Rebuilt from {URL} (NVIDIA's explanation, by the cuBLAS team's PR: the pip-installed "
+SOURCE = (f"Rebuilt from {URL} (NVIDIA's explanation in that PR: the pip-installed "
           "libcublas.so finds libcublasLt.so through its RUNPATH [$ORIGIN], so a system "
           "libcublasLt.so is used for it and, where its version mismatches, loading fails with "
           "the quoted OSError; the fix preloads the wheel's libcublasLt) and the error it "
           "quotes from https://github.com/pytorch/pytorch/issues/91067 (torch 1.13.1 installed "
-          "with pip --user under /home/ubuntu/.local/lib/python3.8 on Ubuntu 20.04; in that "
+          "with pip --user under /home/<user>/.local/lib/python3.8 on Ubuntu 20.04 (the report's "
+          "/home/ubuntu is written /home/user here); in that "
           "thread readelf -d of the nvidia-cublas-cu11 wheel's libcublas.so.11 shows RUNPATH "
           "[$ORIGIN]); a system copy can come before that RUNPATH only from LD_LIBRARY_PATH "
           "(ld.so(8)), as the Paddle PR https://github.com/PaddlePaddle/Paddle/pull/78285 "
