@@ -14,6 +14,11 @@
  * soname already mapped gets that object: glibc elf/dl-load.c, _dl_map_object), else the one
  * its own search finds (loader.h, as requested by it). libnvJitLink, whose names carry the
  * CUDA release, is framework-nvjitlink.c's; the driver's libraries are not siblings.
+ * CuPy's extension modules (cupy_backends/cuda/libs/cusolver …) are imported on first use,
+ * after cupy._core.core mapped its libraries, and need versioned names themselves
+ * (cusolverDn…@libcusolver.so.11) and through the libraries they alone link (libcusolver's
+ * cublasSetEnvironmentMode@libcublas.so.12 got the copy the core mapped:
+ * int-brain-lab/ibl-sorter#41): probe_module_siblings().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -203,5 +208,71 @@ int probe_library_siblings(struct loader *l, struct snap_node *load, const char 
 		r = one_sibling(l, load, lib, &e, n, loads);
 	}
 	loader_elf_done(&e);
+	return r < 0 ? r : 0;
+}
+
+/* Whether e needs a versioned name of a sibling (or its symbols could not be read: said). */
+static bool wants_siblings(const struct loader_elf *e)
+{
+	if (e->dynamic_err < 0 || !e->dynamic || !needs_sibling(e->dynamic))
+		return false;
+	if (e->symbols_err < 0 || !e->symbols)
+		return true;
+	for (size_t i = 0; i < e->symbols->n; i++)
+		if (e->symbols->sym[i].file &&
+		    is_sibling(e->symbols->sym[i].file, e->dynamic->soname))
+			return true;
+	return false;
+}
+
+/* pkg.module_loads.<key> {path, siblings} for the library at path, only when it needs a
+ * sibling's versioned name (so that no module_loads is written where none does). */
+static int entry(struct loader *l, struct snap_node *pkg, const char *key, const char *path,
+		 const char *source, const struct snap_node *loads)
+{
+	struct loader_elf e;
+	struct snap_node *o;
+	bool wants;
+	int r;
+
+	r = loader_read_elf_needed(l->root, path, needs_sibling, &e);
+	if (r == -ENOMEM)
+		return r;
+	wants = r >= 0 && wants_siblings(&e);
+	loader_elf_done(&e);
+	if (!wants)
+		return 0;
+	o = snap_object(snap_object(pkg, "module_loads"), key);
+	snap_set_str(o, "path", path, source);
+	return probe_library_siblings(l, o, path, loads);
+}
+
+int probe_module_siblings(struct loader *l, struct snap_node *pkg, const char *module,
+			  const char *path, const struct snap_node *loads)
+{
+	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	int r, err = 0;
+
+	r = loader_read_dynamic(l->root, path, &err, &d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || err < 0 || !needs_sibling(d))
+		return 0; /* an unread module is module_missing's entry */
+	r = entry(l, pkg, module, path, path, loads);
+	if (r >= 0)
+		r = loader_requester_of(l, path, 0, d, &q);
+	/* the GPU libraries only the module links: those the core mapped are its loads' */
+	for (size_t i = 0; i < d->n_needed && r >= 0; i++) {
+		_cleanup_(loader_result_freep) struct loader_result *res = NULL;
+		const char *n = d->needed[i];
+
+		if (!is_sibling(n, NULL) || snap_get_str(snap_child(loads, n), "path") ||
+		    snap_child(snap_child(pkg, "module_loads"), n))
+			continue;
+		if ((r = loader_resolve_req(l, n, q, &res)) < 0 || res->winner < 0)
+			continue;
+		r = entry(l, pkg, n, res->cands[res->winner].path, path, loads);
+	}
 	return r < 0 ? r : 0;
 }

@@ -18,3 +18,12 @@
  * Read errors are recorded; -ENOMEM only. */
 int probe_library_siblings(struct loader *l, struct snap_node *load, const char *lib,
 			   const struct snap_node *loads);
+
+/* The same for a CuPy extension module imported after the core (module: its name, path: its
+ * file inside the root; loads: the core's loads object, mapped first). Written into
+ * pkg.module_loads.<module> for the module's own needs, and pkg.module_loads.<soname> for
+ * each GPU library only the module links (not in loads) that needs a sibling's versioned
+ * names: each {path, siblings} as a loads entry. Nothing is written for what needs no
+ * versioned name. -ENOMEM only. */
+int probe_module_siblings(struct loader *l, struct snap_node *pkg, const char *module,
+			  const char *path, const struct snap_node *loads);

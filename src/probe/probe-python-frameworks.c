@@ -20,6 +20,7 @@
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
 #include "framework-loads.h"
+#include "framework-siblings.h"
 #include "framework-xla.h"
 #include "probe-python-internal.h"
 #include "probe.h"
@@ -629,6 +630,10 @@ static int read_cupy_modules(const struct fw_found *f)
 				return -ENOMEM;
 			r = probe_module_needed_missing(f->c->loader, missing,
 							cupy_modules[i].module, p);
+			if (r >= 0)
+				r = probe_module_siblings(f->c->loader, f->obj,
+							  cupy_modules[i].module, p,
+							  snap_child(f->obj, "loads"));
 			if (r < 0)
 				return r;
 			break;

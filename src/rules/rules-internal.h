@@ -291,6 +291,11 @@ struct fw_build {
 	char python[96];    /* the interpreter that reads the environment, for commands */
 	char pip[112];	    /* the pip of that interpreter, for commands */
 };
+/* The build of packages.<name> of framework.python_envs[i] (env) that fw_foreach() does not
+ * walk (CuPy's): b's env, prefix, pkg, key, label ("<label> <version>") and commands; its kind
+ * means nothing (FW_TORCH): only for rules that read the loads a package's libraries get. */
+void fw_build_other(struct fw_build *b, const struct snap_node *env, size_t i, const char *name,
+		    const char *label, const struct snap_node *pkg);
 /* A Python environment or site-packages could not be read (framework.python_envs_complete not
  * present): a skip for it, with what could not be read as its subject, so that what was not
  * found there is never taken as absent; the rule still judges the builds that were read. */

@@ -10,7 +10,9 @@
  * The facts are loads.<soname>.siblings.<soname> (src/probe/framework-siblings.c): the copy
  * the library gets, how, and the names it lacks. libnvJitLink, whose names carry the CUDA
  * release and whose fix is that release's nvJitLink, stays
- * runtime.nvjitlink-older-than-library's: one cause, one finding.
+ * runtime.nvjitlink-older-than-library's: one cause, one finding. CuPy's core and its
+ * modules (packages.cupy.module_loads: imported on first use, after the core mapped its
+ * libraries) are judged as the frameworks fw_foreach() walks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +92,8 @@ static void one_sibling(struct sib_ctx *s, const struct fw_build *b, const char 
 	finding_rule_verify(f);
 }
 
-/* how: the build's "loads" (linked) or "dlopen" (opened by name) object. */
+/* how: the build's "loads" (linked), "dlopen" (opened by name) or "module_loads" (CuPy's
+ * modules imported on first use, and the libraries only they link) object. */
 static void sib_how(struct sib_ctx *u, const struct fw_build *b, const char *how)
 {
 	const struct snap_node *libs = snap_child(b->pkg, how);
@@ -113,12 +116,24 @@ static void sib_fw(const struct fw_build *b, void *u)
 {
 	sib_how(u, b, "loads");
 	sib_how(u, b, "dlopen");
+	sib_how(u, b, "module_loads"); /* CuPy's modules and what only they link */
 }
 
 RULE_CHECK(check_cuda_library_symbol_missing)
 {
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	struct sib_ctx s = { c, root };
 
 	fw_need_complete(c, root);
 	fw_foreach(root, sib_fw, &s);
+	/* CuPy: what its core maps, and its modules imported on first use */
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *cp = snap_get(snap_at(envs, i), "packages.cupy");
+		struct fw_build b;
+
+		if (snap_kind(cp) != SNAP_OBJECT)
+			continue;
+		fw_build_other(&b, snap_at(envs, i), i, "cupy", "CuPy", cp);
+		sib_fw(&b, &s);
+	}
 }

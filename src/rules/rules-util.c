@@ -731,6 +731,17 @@ static void fw_commands(struct fw_build *b)
 	snprintf(b->pip, sizeof(b->pip), "%.80s/bin/pip", b->prefix);
 }
 
+void fw_build_other(struct fw_build *b, const struct snap_node *env, size_t i, const char *name,
+		    const char *label, const struct snap_node *pkg)
+{
+	*b = (struct fw_build){
+		.env = env, .env_index = i, .pkg = pkg, .prefix = snap_get_str(env, "prefix") ?: "?"
+	};
+	snprintf(b->key, sizeof(b->key), "framework.python_envs.%zu.packages.%s", i, name);
+	fw_label(b, label, pkg);
+	fw_commands(b);
+}
+
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u)
 {

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "probe/framework-loads.h"
+#include "probe/framework-siblings.h"
 #include "shared/strv.h"
 #include "tmptree.h"
 
@@ -652,6 +653,111 @@ static void test_module_needed_missing(void **state)
 	done(&t);
 }
 
+#define CUBLASMOD SP "/cupy_backends/cuda/libs/cublas.cpython-311-x86_64-linux-gnu.so"
+#define CUDA129	  "/usr/local/cuda-12.9/lib64"
+
+/* CuPy's layout of int-brain-lab/ibl-sorter#41: the core (TORCH's place: only its loads
+ * matter) maps the nvidia-cublas wheel's libcublas.so.12 (wheel_names); CUDA 12.9's toolkit on
+ * LD_LIBRARY_PATH holds a cuBLAS with both names and a cuSOLVER calling
+ * cublasSetEnvironmentMode@libcublas.so.12. The cusolver module links cuSOLVER (the core does
+ * not), the cublas module calls cublasSetEnvironmentMode itself. */
+static void cupy_modules_tree(const char *tree, const char *wheel_names)
+{
+	char extra[1024], rel[256];
+
+	cublas(tree, SP "/nvidia/cublas/lib", wheel_names);
+	cublas(tree, CUDA129, "cublasCreate_v2,cublasSetEnvironmentMode");
+	assert_int_equal(
+		tmptree_sh(
+			"cd %s/%s" CUDA129 " && printf 'int cublasSetEnvironmentMode(void);\\n"
+			"int cusolverDnCreate(void){return cublasSetEnvironmentMode();}\\n' > s.c && "
+			"cc -shared -fPIC -nostdlib s.c libcublas.so.12 "
+			"-Wl,--enable-new-dtags,-rpath,'$ORIGIN' -Wl,-soname,libcusolver.so.11 "
+			"-o libcusolver.so.11 && rm s.c",
+			tmp, tree),
+		0);
+	snprintf(rel, sizeof(rel), "%s%s", tree, TORCH);
+	snprintf(extra, sizeof(extra),
+		 "-x none -Wl,--no-as-needed %s/%s" SP "/nvidia/cublas/lib/libcublas.so.12 "
+		 "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cublas/lib'",
+		 tmp, tree);
+	so(rel, "libtorch_cuda.so", extra);
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/%s" SP "/cupy_backends/cuda/libs && cd %s/%s" SP
+			   "/cupy_backends/cuda/libs && printf 'int f(void){return 0;}\\n' "
+			   "> m.c && cc -shared -fPIC -nostdlib m.c -Wl,--no-as-needed "
+			   "%s/%s" CUDA129 "/libcusolver.so.11 "
+			   "-o cusolver.cpython-311-x86_64-linux-gnu.so && "
+			   "printf 'int cublasSetEnvironmentMode(void);\\n"
+			   "int f(void){return cublasSetEnvironmentMode();}\\n' > m.c && "
+			   "cc -shared -fPIC -nostdlib m.c %s/%s" CUDA129 "/libcublas.so.12 "
+			   "-o cublas.cpython-311-x86_64-linux-gnu.so && rm m.c",
+			   tmp, tree, tmp, tree, tmp, tree, tmp, tree),
+		0);
+}
+
+static const struct snap_node *module_sibling(const struct t *t, const char *key,
+					      const char *soname)
+{
+	const struct snap_node *o = snap_child(snap_child(t->pkg, "module_loads"), key);
+
+	return snap_child(snap_child(o, "siblings"), soname);
+}
+
+/* CuPy's modules, imported after the core: cuSOLVER (linked by the cusolver module alone)
+ * and the cublas module get the cuBLAS the core mapped, the older wheel's, which lacks
+ * cublasSetEnvironmentMode; with a wheel that defines it, nothing is missing. */
+static void test_cupy_module_siblings(void **state)
+{
+	const struct snap_node *o;
+	struct t t;
+
+	if (!have_cc)
+		skip();
+	cupy_modules_tree("cpm", "cublasCreate_v2");
+	run(&t, "cpm", CUDA129, TORCH);
+	assert_string_equal(snap_get_str(load(&t, "libcublas.so.12"), "found_via"), "rpath");
+	assert_int_equal(probe_module_siblings(t.l, t.pkg, "cupy_backends.cuda.libs.cusolver",
+					       CUSOLVER, snap_child(t.pkg, "loads")),
+			 0);
+	assert_int_equal(probe_module_siblings(t.l, t.pkg, "cupy_backends.cuda.libs.cublas",
+					       CUBLASMOD, snap_child(t.pkg, "loads")),
+			 0);
+	/* the cusolver module needs no versioned name itself: no entry */
+	assert_null(
+		snap_child(snap_child(t.pkg, "module_loads"), "cupy_backends.cuda.libs.cusolver"));
+	assert_string_equal(
+		snap_get_str(snap_child(snap_child(t.pkg, "module_loads"), "libcusolver.so.11"),
+			     "path"),
+		CUDA129 "/libcusolver.so.11");
+	o = module_sibling(&t, "libcusolver.so.11", "libcublas.so.12");
+	assert_non_null(o);
+	assert_string_equal(snap_get_str(o, "found_via"), "mapped by the framework's library");
+	assert_string_equal(snap_get_str(o, "path"),
+			    SP "/torch/lib/../../nvidia/cublas/lib/libcublas.so.12");
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 1);
+	assert_string_equal(snap_str(snap_at(snap_child(o, "symbols_missing"), 0)),
+			    "cublasSetEnvironmentMode");
+	assert_string_equal(snap_get_str(o, "symbol_version"), "libcublas.so.12");
+	o = module_sibling(&t, "cupy_backends.cuda.libs.cublas", "libcublas.so.12");
+	assert_non_null(o);
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 1);
+	/* libcublas.so.12 is the core's: not a module_loads entry of its own */
+	assert_null(snap_child(snap_child(t.pkg, "module_loads"), "libcublas.so.12"));
+	done(&t);
+
+	cupy_modules_tree("cpm2", "cublasCreate_v2,cublasSetEnvironmentMode");
+	run(&t, "cpm2", CUDA129, TORCH);
+	assert_int_equal(probe_module_siblings(t.l, t.pkg, "cupy_backends.cuda.libs.cusolver",
+					       CUSOLVER, snap_child(t.pkg, "loads")),
+			 0);
+	o = module_sibling(&t, "libcusolver.so.11", "libcublas.so.12");
+	assert_non_null(o);
+	assert_int_equal(snap_get_state(o, "symbols_missing"), FACT_PRESENT);
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 0);
+	done(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_libcuda_not_in_framework_runpath),
 		cmocka_unit_test(test_against_ldd),
 		cmocka_unit_test(test_module_needed_missing),
+		cmocka_unit_test(test_cupy_module_siblings),
 	};
 	int r;
 

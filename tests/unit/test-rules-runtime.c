@@ -837,6 +837,30 @@ static void test_cuda_library_symbol_missing(void **state)
 	}
 	SKIPPED(s, id);
 	snapshot_unref(s);
+	/* CuPy's cusolver module, imported after the core mapped the wheel's older cuBLAS: the
+	 * toolkit's cuSOLVER only that module links gets it (int-brain-lab/ibl-sorter#41). */
+	s = sibling_case(wheel, "runpath", true, NULL); /* torch's cuSOLVER: nothing missing */
+	NO(s, id);
+	{
+		struct snap_node *p = node(s, "framework.python_envs.0.packages");
+		struct snap_node *cp = snap_object(p, "cupy");
+		struct snap_node *ml = snap_object(cp, "module_loads");
+		struct snap_node *m = snap_object(ml, "libcusolver.so.11");
+		struct snap_node *sib = snap_object(snap_object(m, "siblings"), "libcublas.so.12");
+
+		snap_set_str(cp, "version", "13.4.1", "x");
+		snap_set_str(m, "path",
+			     "/usr/local/cuda/targets/x86_64-linux/lib/libcusolver.so.11", "x");
+		snap_set_str(sib, "path", wheel, "x");
+		snap_set_str(sib, "found_via", "mapped by the framework's library", "x");
+		snap_set_str(sib, "mapped_via", "runpath", "x");
+		snap_append_str(snap_array(sib, "symbols_missing"), "cublasSetEnvironmentMode",
+				wheel);
+		snap_set_str(sib, "symbol_version", "libcublas.so.12", wheel);
+	}
+	YES(s, id, GPUENV_SEVERITY_ERROR, "CuPy 13.4.1 in /home/user/venv loads");
+	FIX(s, id, "install -U nvidia-cublas-cu12");
+	snapshot_unref(s);
 }
 
 static void test_visible_devices_cuda(void **state)
