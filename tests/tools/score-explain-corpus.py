@@ -37,9 +37,10 @@ import re
 import subprocess
 import sys
 
-# The floor: cases right after the stop-49 merges (2026-12-07). Raise it when a case turns
-# right; the commit that raises it names the case (git log -L of this line).
-FLOOR_RIGHT = 215  # of 233
+# The floor: cases right after the stop-50 merges (2026-12-08; the audit of the "none" cases
+# made 7 of them count as what their threads found). Raise it when a case turns right; the
+# commit that raises it names the case (git log -L of this line).
+FLOOR_RIGHT = 215  # of 241
 CEIL_FALSE = 0
 CEIL_UNGROUNDED = 0  # 14 before 2026-12-06's audit (knowledge-base floors and a branch's CUDA in the chain and the summary unmarked, an L40S's compute capability from its PCI id)
 
