@@ -32,21 +32,6 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define LINE_KEEP 240 /* bytes of a line kept as a value, as the errors reader's symptoms */
-
-struct seen {
-	unsigned line;
-	char text[LINE_KEEP + 1];
-};
-
-static void keep(struct seen *s, unsigned line, const char *text)
-{
-	if (s->line)
-		return; /* the first one names it */
-	s->line = line;
-	pasted_cut_utf8(text, strlen(text), s->text, sizeof(s->text));
-}
-
 /* nvidia-container-cli refused the device cgroup (the errors reader's two rows' lines). */
 static bool cgroup_refused(const char *s)
 {
@@ -81,7 +66,7 @@ static bool rootless_shown(const char *s)
 int pasted_read_container_cgroup(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "container-cgroup" };
-	struct seen nvml = { 0 }, reload = { 0 }, refused = { 0 }, rootless = { 0 };
+	struct pasted_first_line nvml = { 0 }, reload = { 0 }, refused = { 0 }, rootless = { 0 };
 	struct pasted_lines it;
 	char *line;
 
@@ -91,13 +76,13 @@ int pasted_read_container_cgroup(const char *text, size_t len, struct pasted_fac
 		const char *s = pasted_strip(line);
 
 		if (strstr(s, "Failed to initialize NVML: Unknown Error"))
-			keep(&nvml, it.no, s);
+			pasted_keep_first_line(&nvml, it.no, s);
 		else if (cgroup_refused(s))
-			keep(&refused, it.no, s);
+			pasted_keep_first_line(&refused, it.no, s);
 		if (daemon_reload(s))
-			keep(&reload, it.no, s);
+			pasted_keep_first_line(&reload, it.no, s);
 		if (rootless_shown(s))
-			keep(&rootless, it.no, s);
+			pasted_keep_first_line(&rootless, it.no, s);
 	}
 	pasted_lines_done(&it);
 	if (nvml.line && reload.line) {

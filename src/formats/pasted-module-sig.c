@@ -41,22 +41,7 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define LINE_KEEP 240 /* bytes of a line kept as a value, as the errors reader's symptoms */
-
 enum sig_evidence { EV_UNSIGNED, EV_UNTRUSTED_KEY, EV_KINDS };
-
-struct seen {
-	unsigned line;
-	char text[LINE_KEEP + 1];
-};
-
-static void keep(struct seen *s, unsigned line, const char *text)
-{
-	if (s->line)
-		return; /* the first one names it */
-	s->line = line;
-	pasted_cut_utf8(text, strlen(text), s->text, sizeof(s->text));
-}
 
 /* kmod's refusal of the NVIDIA module itself (modprobe names it 'nvidia', insmod its file),
  * or nvidia-installer's, which only ever loads the NVIDIA modules. */
@@ -86,7 +71,7 @@ int pasted_read_module_sig(const char *text, size_t len, struct pasted_facts *ou
 	static const char *const rule[EV_KINDS] = { "driver.secure-boot-unsigned-module",
 						    "driver.secure-boot-key-not-enrolled" };
 	struct pasted_out o = { .f = out, .reader = "module-sig" };
-	struct seen refusal = { 0 }, ev[EV_KINDS] = { { 0 } };
+	struct pasted_first_line refusal = { 0 }, ev[EV_KINDS] = { { 0 } };
 	struct pasted_lines it;
 	char *line;
 	int kind = -1;
@@ -101,14 +86,14 @@ int pasted_read_module_sig(const char *text, size_t len, struct pasted_facts *ou
 		if (!sb_line && strstr(s, "This system also has UEFI Secure Boot enabled"))
 			sb_line = it.no;
 		if (nvidia_refused(s))
-			keep(&refusal, it.no, s);
+			pasted_keep_first_line(&refusal, it.no, s);
 		else if (strstr(s, "Loading of unsigned module is rejected") ||
 			 strstr(s, "(Answer: Install without signing)"))
-			keep(&ev[EV_UNSIGNED], it.no, s);
+			pasted_keep_first_line(&ev[EV_UNSIGNED], it.no, s);
 		else if (strstr(s, "Loading of module with unavailable key is rejected") ||
 			 strstr(s, "PKCS#7 signature not signed with a trusted key") ||
 			 nvidia_signed_by_dkms(s))
-			keep(&ev[EV_UNTRUSTED_KEY], it.no, s);
+			pasted_keep_first_line(&ev[EV_UNTRUSTED_KEY], it.no, s);
 	}
 	pasted_lines_done(&it);
 	if (sb_line)

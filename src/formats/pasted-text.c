@@ -275,6 +275,14 @@ void pasted_cut_utf8(const char *s, size_t n, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+void pasted_keep_first_line(struct pasted_first_line *f, unsigned line, const char *text)
+{
+	if (f->line)
+		return;
+	f->line = line;
+	pasted_cut_utf8(text, strlen(text), f->text, sizeof(f->text));
+}
+
 void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
 {
 	char path[256], *v;

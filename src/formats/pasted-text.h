@@ -52,6 +52,15 @@ bool pasted_index(const char *s, unsigned *ret, const char **ret_end);
 /* s[0..n) copied into buf (len bytes, NUL-terminated), cut short on a UTF-8 character
  * boundary when it does not fit: what readers keep of a long message. */
 void pasted_cut_utf8(const char *s, size_t n, char *buf, size_t len);
+/* The first line of a kind a reader met (its number, 0 for none, and its text cut as the
+ * errors reader cuts a symptom's line): what a finding's evidence cites. */
+#define PASTED_LINE_KEEP 240
+struct pasted_first_line {
+	unsigned line;
+	char text[PASTED_LINE_KEEP + 1];
+};
+/* Keeps line and text in f unless f already holds a line: the first one names it. */
+void pasted_keep_first_line(struct pasted_first_line *f, unsigned line, const char *text);
 /* The first blank-separated token of s, copied into buf; false when none or too long. */
 bool pasted_token(const char *s, char *buf, size_t len);
 

@@ -720,7 +720,7 @@ static int kubelet_unit_endpoint(struct probe_env *pe, struct snap_node *kl)
 	struct unit_env *e;
 	char ep[KUBE_ENDPOINT_MAX], src[4200];
 	const size_t line_max = UNIT_LINE_MAX + UNIT_ENV_MAX * UNIT_ENV_VALUE_MAX;
-	unsigned no = 0;
+	const char *badp = NULL;
 	int r = service_unit_files(pe, "kubelet.service", &paths, &bad);
 
 	if (r == -ENOMEM)
@@ -731,20 +731,11 @@ static int kubelet_unit_endpoint(struct probe_env *pe, struct snap_node *kl)
 	}
 	if (!paths)
 		return -ENOENT;
-	if (!(e = calloc(1, sizeof(*e))))
-		return -ENOMEM;
-	STRV_FOREACH(p, paths) {
-		_cleanup_free_ char *text = NULL;
-		size_t len;
-
-		r = root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len);
-		if (r < 0) {
-			if (r != -ENOMEM)
-				snap_set_errno(kl, "runtime_endpoint", r, *p);
-			free(e);
-			return r == -ENOMEM ? r : 1;
-		}
-		unit_env_parse(text, len, no++, e);
+	r = service_unit_parse(pe, paths, &e, &badp);
+	if (r < 0) {
+		if (r != -ENOMEM)
+			snap_set_errno(kl, "runtime_endpoint", r, badp);
+		return r == -ENOMEM ? r : 1;
 	}
 	if ((r = service_env_files(pe, e, &paths, &u)) < 0 || !(line = malloc(line_max))) {
 		free(e);

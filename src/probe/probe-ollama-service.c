@@ -89,7 +89,8 @@ int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
 	struct snap_node *senv;
 	struct service_unknown u = { 0 };
 	struct unit_env *e;
-	unsigned no = 0;
+	const char *badp = NULL;
+	size_t units;
 	int r = service_unit_files(pe, UNIT, &paths, &bad), r2;
 
 	if (r == -ENOMEM)
@@ -109,29 +110,17 @@ int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
 	}
 	STRV_FOREACH(p, paths + 1)
 		snap_append_str(snap_array(ollama, "service_drop_ins"), *p, *p);
-	if (!(e = calloc(1, sizeof(*e))))
-		return -ENOMEM;
-	STRV_FOREACH(p, paths) {
-		_cleanup_free_ char *text = NULL;
-		size_t len;
-
-		r = root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len);
-		if (r == -ENOMEM)
-			break;
-		if (r < 0) {
-			snap_set_errno(ollama, "service_environment", r, *p);
-			free(e);
-			return 0;
-		}
-		unit_env_parse(text, len, no++, e);
+	r = service_unit_parse(pe, paths, &e, &badp);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		snap_set_errno(ollama, "service_environment", r, badp);
+		return 0;
 	}
-	if (r != -ENOMEM) {
-		const size_t units = strv_length(paths);
-
-		r = service_env_files(pe, e, &paths, &u);
-		STRV_FOREACH(p, paths + units)
-			snap_append_str(snap_array(ollama, "service_environment_files"), *p, *p);
-	}
+	units = strv_length(paths);
+	r = service_env_files(pe, e, &paths, &u);
+	STRV_FOREACH(p, paths + units)
+		snap_append_str(snap_array(ollama, "service_environment_files"), *p, *p);
 	if (r == -ENOMEM) {
 		free(e);
 		return r;

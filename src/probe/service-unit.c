@@ -84,6 +84,30 @@ int service_unit_files(struct probe_env *pe, const char *unit, char ***ret, char
 	return r;
 }
 
+int service_unit_parse(struct probe_env *pe, char **paths, struct unit_env **ret,
+		       const char **ret_bad)
+{
+	struct unit_env *e = calloc(1, sizeof(*e));
+	unsigned no = 0;
+
+	if (!e)
+		return -ENOMEM;
+	STRV_FOREACH(p, paths) {
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+		int r = root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len);
+
+		if (r < 0) {
+			*ret_bad = *p;
+			free(e);
+			return r;
+		}
+		unit_env_parse(text, len, no++, e);
+	}
+	*ret = e;
+	return 0;
+}
+
 static void set_unknown(struct service_unknown *u, const char *const *paths,
 			const struct unit_env_file *f, unsigned next, const char *why,
 			const char *path)

@@ -30,6 +30,11 @@ struct service_unknown {
  * one masked with a link to /dev/null); 0, -ENOMEM, or another error with *ret_bad the path
  * that could not be looked at. */
 int service_unit_files(struct probe_env *pe, const char *unit, char ***ret, char **ret_bad);
+/* The unit file and drop-ins of paths (service_unit_files()) read and parsed in order into a
+ * new *ret; 0, -ENOMEM, or another error with *ret_bad the path (in paths) that could not be
+ * read and nothing in *ret. */
+int service_unit_parse(struct probe_env *pe, char **paths, struct unit_env **ret,
+		       const char **ret_bad);
 /* The files the EnvironmentFile= lines of e name, applied over e in order; each read one is
  * appended to *paths (the number its settings carry). 0 or -ENOMEM. */
 int service_env_files(struct probe_env *pe, struct unit_env *e, char ***paths,
